@@ -1,0 +1,63 @@
+# Loyalty Counter. `make demo` and `make test` do all the set-up themselves.
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+export PATH := $(HOME)/.cargo/bin:$(PATH)
+
+# One feature set for every build, so the app, its tests and clippy share compiled crates.
+# `custom-protocol` embeds ui/dist in the app instead of loading the Vite dev server.
+FEATURES := --features loyalty-counter/custom-protocol
+APP := target/debug/loyalty-counter
+UI_DIST := ui/dist/index.html
+UI_SOURCES := $(shell find ui/src ui/public -type f 2>/dev/null) ui/index.html ui/vite.config.ts ui/package-lock.json
+# The end-to-end tests need a display and a D-Bus session; Xvfb provides the display.
+HEADLESS := xvfb-run -a -s '-screen 0 1280x800x24' dbus-run-session --
+
+.PHONY: demo test setup setup-test ui app lint rust-test ui-test bindings-fresh e2e e2e-shots bench
+
+## demo: install what is missing, build, and open the app.
+demo: setup app
+	$(APP)
+
+## test: install what is missing, then every check and test, end-to-end included.
+test: setup-test lint rust-test ui-test bindings-fresh e2e
+
+setup:
+	@scripts/setup.sh build
+
+setup-test:
+	@scripts/setup.sh test
+
+$(UI_DIST): $(UI_SOURCES)
+	npm --prefix ui run build --silent
+
+ui: setup $(UI_DIST)
+
+app: ui
+	cargo build --workspace $(FEATURES)
+
+lint: $(UI_DIST)
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets $(FEATURES) -- -D warnings
+	npm --prefix ui run check --silent
+
+rust-test: $(UI_DIST)
+	cargo test --workspace --exclude loyalty-counter-e2e $(FEATURES)
+
+ui-test:
+	npm --prefix ui test --silent
+
+# The TypeScript types of the IPC are generated from Rust by the Rust tests (ts-rs);
+# committed copies that differ mean someone changed one side only.
+bindings-fresh: rust-test
+	git diff --exit-code -- ui/src/lib/ipc/bindings || \
+	  { echo "ui/src/lib/ipc/bindings is stale: commit the regenerated files"; exit 1; }
+
+## e2e: only the end-to-end tests, on the built app under Xvfb (one at a time: fixed ports).
+e2e: app
+	$(HEADLESS) cargo test -p loyalty-counter-e2e $(FEATURES) -- --test-threads=1
+
+## e2e-shots: a screenshot of every screen, in target/e2e-shots/.
+e2e-shots: app
+	rm -rf target/e2e-shots
+	E2E_SHOTS_DIR=$(CURDIR)/target/e2e-shots $(HEADLESS) cargo test -p loyalty-counter-e2e $(FEATURES) -- --test-threads=1
+	@ls target/e2e-shots

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Installs what is missing, and only that: Debian packages, the UI's npm packages from the
+# lock file, and (for tests) tauri-driver. Safe to run again; fast when all is there.
+#
+#   scripts/setup.sh build   what `make demo` needs
+#   scripts/setup.sh test    that, plus what the tests need
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=${1:-build}
+
+build_packages=(libwebkit2gtk-4.1-dev build-essential file pkg-config libxdo-dev libssl-dev
+  libayatana-appindicator3-dev librsvg2-dev)
+test_packages=(xvfb xauth webkit2gtk-driver dbus dbus-x11)
+
+say() { printf 'setup: %s\n' "$*" >&2; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"
+  elif command -v sudo >/dev/null; then sudo "$@"
+  else say "needs root to run: $*"; exit 1
+  fi
+}
+
+install_debian_packages() {
+  local missing=()
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return
+  say "installing Debian packages: ${missing[*]}"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+check_toolchains() {
+  command -v cargo >/dev/null || { say "Rust is missing: install it with rustup (https://rustup.rs)"; exit 1; }
+  if ! command -v node >/dev/null; then
+    install_debian_packages nodejs npm
+  fi
+  # Vite 8 needs Node 20.19 or later.
+  node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)' ||
+    { say "Node.js $(node --version) is too old: the UI build needs 20.19 or later"; exit 1; }
+}
+
+install_ui_packages() {
+  # npm ci wipes node_modules, so run it only when the lock file changed since last time.
+  local stamp=ui/node_modules/.installed-from-lock
+  if [ ! -f "$stamp" ] || ! cmp -s ui/package-lock.json "$stamp"; then
+    say "installing the UI's npm packages (npm ci)"
+    (cd ui && npm ci --no-audit --no-fund --loglevel=error)
+    cp ui/package-lock.json "$stamp"
+  fi
+}
+
+install_tauri_driver() {
+  command -v tauri-driver >/dev/null && return
+  say "installing tauri-driver from crates.io"
+  cargo install tauri-driver --locked --quiet
+}
+
+check_toolchains
+install_debian_packages "${build_packages[@]}"
+install_ui_packages
+if [ "$need" = test ]; then
+  install_debian_packages "${test_packages[@]}"
+  install_tauri_driver
+fi

@@ -1,0 +1,50 @@
+//! The Loyalty Counter desktop shell.
+//!
+//! This crate is the thin Tauri layer of the app: it opens the window, sets up logging,
+//! and exposes commands to the web UI. Commands are adapters (take state and arguments,
+//! call one function of the core, map the error); rules and storage live below.
+//!
+//! Dependencies point down: `loyalty-counter` → `counter-core` → `loyalty-api`.
+
+mod commands;
+mod error;
+mod logging;
+
+use tauri::Manager;
+
+pub use commands::AppInfo;
+pub use error::CommandError;
+
+/// Builds and runs the app until its last window closes.
+///
+/// # Panics
+///
+/// Panics when the Tauri runtime cannot start (no display, broken configuration): there
+/// is nothing the app could show the user in that case.
+pub fn run() {
+    tauri::Builder::default()
+        // Registered first so that a second launch hands over to the running app
+        // before the second copy sets anything up.
+        .plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| {
+            focus_main_window(app);
+        }))
+        .setup(|app| {
+            let log_dir = app.path().app_log_dir()?;
+            // The guard flushes the file writer when dropped: keep it for the app's life.
+            app.manage(logging::init(&log_dir)?);
+            tracing::info!(version = env!("CARGO_PKG_VERSION"), "Loyalty Counter started");
+            Ok(())
+        })
+        .invoke_handler(tauri::generate_handler![commands::app_info])
+        .run(tauri::generate_context!())
+        .expect("the Tauri runtime failed to start");
+}
+
+fn focus_main_window(app: &tauri::AppHandle) {
+    if let Some(window) = app.get_webview_window("main") {
+        // Best effort: a window manager may refuse any of these.
+        let _ = window.unminimize();
+        let _ = window.show();
+        let _ = window.set_focus();
+    }
+}

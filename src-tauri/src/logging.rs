@@ -1,0 +1,42 @@
+//! Logging: to standard error and to a daily rolling file in the app's log folder.
+//!
+//! Nothing secret is ever logged: the API key lives in types whose `Debug` and `Display`
+//! redact it, and no code formats request headers.
+
+use std::path::Path;
+
+use tracing_appender::non_blocking::WorkerGuard;
+use tracing_subscriber::{EnvFilter, fmt, layer::SubscriberExt, util::SubscriberInitExt};
+
+/// Keeps the log file writer alive; dropping it flushes what is left.
+#[derive(Debug)]
+pub struct LogGuard(#[allow(dead_code)] WorkerGuard);
+
+/// Installs the global subscriber and a panic hook that logs panics.
+///
+/// The level comes from `RUST_LOG` and defaults to `info` for the app's crates.
+pub fn init(log_dir: &Path) -> Result<LogGuard, Box<dyn std::error::Error>> {
+    std::fs::create_dir_all(log_dir)?;
+    let file = tracing_appender::rolling::Builder::new()
+        .rotation(tracing_appender::rolling::Rotation::DAILY)
+        .filename_prefix("loyalty-counter")
+        .filename_suffix("log")
+        .max_log_files(14)
+        .build(log_dir)?;
+    let (file, guard) = tracing_appender::non_blocking(file);
+    let filter = EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| EnvFilter::new("warn,loyalty_counter_lib=info,counter_core=info"));
+
+    tracing_subscriber::registry()
+        .with(filter)
+        .with(fmt::layer().with_writer(std::io::stderr))
+        .with(fmt::layer().with_ansi(false).with_writer(file))
+        .try_init()?;
+
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        tracing::error!(panic = %info, "the app panicked");
+        default_hook(info);
+    }));
+    Ok(LogGuard(guard))
+}

@@ -1,0 +1,174 @@
+//! End-to-end harness: the built app in its real window, driven through WebDriver.
+//!
+//! Each test calls [`App::launch`], which starts `tauri-driver` (and through it
+//! WebKitWebDriver and the app) with a fresh home folder, so tests never share data.
+//! [`App::finish`] ends the session; on failure it first saves a screenshot and the page
+//! source under `target/e2e-artifacts/<test>/`.
+//!
+//! The tests expect to run under a display (Xvfb) inside a D-Bus session; `make e2e`
+//! arranges both. Environment:
+//! - `LOYALTY_COUNTER_APP`: the app binary (default `target/debug/loyalty-counter`);
+//! - `E2E_SHOTS_DIR`: when set, [`App::shot`] saves a screenshot of each screen there.
+
+use std::future::Future;
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use thirtyfour::prelude::*;
+
+/// The fixed ports of tauri-driver: end-to-end tests therefore run one at a time.
+const DRIVER_PORT: u16 = 4444;
+const NATIVE_PORT: u16 = 4445;
+
+/// The workspace root, where `target/` lives.
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// A running app under WebDriver, with its own home folder.
+#[derive(Debug)]
+pub struct App {
+    /// The WebDriver session on the app's window.
+    pub driver: WebDriver,
+    name: String,
+    driver_process: Child,
+}
+
+impl App {
+    /// Starts the app for the test `name` and waits for its window's page to load.
+    pub async fn launch(name: &str) -> Result<Self> {
+        let application = std::env::var_os("LOYALTY_COUNTER_APP")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| workspace_root().join("target/debug/loyalty-counter"));
+        let application = application
+            .canonicalize()
+            .with_context(|| format!("the app binary {} is missing: run `make app` first", application.display()))?;
+
+        let home = workspace_root().join("target/e2e-home").join(name);
+        let _ = std::fs::remove_dir_all(&home);
+        std::fs::create_dir_all(&home)?;
+
+        let driver_process = Command::new("tauri-driver")
+            .args(["--port", &DRIVER_PORT.to_string(), "--native-port", &NATIVE_PORT.to_string()])
+            .env("HOME", &home)
+            .env("XDG_DATA_HOME", home.join("data"))
+            .env("XDG_CONFIG_HOME", home.join("config"))
+            .env("XDG_CACHE_HOME", home.join("cache"))
+            .env("NO_AT_BRIDGE", "1")
+            .env("WEBKIT_DISABLE_COMPOSITING_MODE", "1")
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .context("tauri-driver did not start: is it installed (`make test` installs it)?")?;
+        let mut app = DriverGuard(Some(driver_process));
+        wait_for_port(DRIVER_PORT, Duration::from_secs(20))?;
+
+        let mut capabilities = Capabilities::new();
+        capabilities.set("browserName", "wry")?;
+        capabilities.set(
+            "tauri:options",
+            serde_json::json!({ "application": application.display().to_string() }),
+        )?;
+        // A cold first session fails once in a while: one retry.
+        let driver = match WebDriver::new(driver_url(), capabilities.clone()).await {
+            Ok(driver) => driver,
+            Err(first) => {
+                eprintln!("first WebDriver session failed ({first}); retrying once");
+                tokio::time::sleep(Duration::from_secs(2)).await;
+                WebDriver::new(driver_url(), capabilities).await.context("no WebDriver session")?
+            }
+        };
+        Ok(Self {
+            driver,
+            name: name.to_owned(),
+            driver_process: app.0.take().context("driver process")?,
+        })
+    }
+
+    /// Runs `steps` on the app; saves artifacts if they fail; ends the session.
+    pub async fn run<F, Fut>(name: &str, steps: F) -> Result<()>
+    where
+        F: FnOnce(WebDriver) -> Fut,
+        Fut: Future<Output = Result<()>>,
+    {
+        let app = Self::launch(name).await?;
+        let outcome = steps(app.driver.clone()).await;
+        app.finish(outcome).await
+    }
+
+    /// Ends the session; on failure saves a screenshot and the page source first.
+    pub async fn finish(mut self, outcome: Result<()>) -> Result<()> {
+        if outcome.is_err() {
+            let dir = workspace_root().join("target/e2e-artifacts").join(&self.name);
+            std::fs::create_dir_all(&dir)?;
+            let _ = self.driver.screenshot(&dir.join("screenshot.png")).await;
+            if let Ok(source) = self.driver.source().await {
+                let _ = std::fs::write(dir.join("page.html"), source);
+            }
+            eprintln!("e2e artifacts saved in {}", dir.display());
+        }
+        let _ = self.driver.clone().quit().await;
+        let _ = self.driver_process.kill();
+        let _ = self.driver_process.wait();
+        outcome
+    }
+}
+
+/// Saves a screenshot of the current screen as `<E2E_SHOTS_DIR>/<screen>.png`, when
+/// screenshots are asked for (`make e2e-shots`).
+pub async fn shot(driver: &WebDriver, screen: &str) -> Result<()> {
+    if let Some(dir) = std::env::var_os("E2E_SHOTS_DIR") {
+        let dir = PathBuf::from(dir);
+        std::fs::create_dir_all(&dir)?;
+        driver.screenshot(&dir.join(format!("{screen}.png"))).await?;
+    }
+    Ok(())
+}
+
+/// Waits until the element found by `by` has a non-empty text and returns that text.
+pub async fn text_of(driver: &WebDriver, by: By, timeout: Duration) -> Result<String> {
+    let deadline = Instant::now() + timeout;
+    let mut last_error = None;
+    while Instant::now() < deadline {
+        match driver.find(by.clone()).await {
+            Ok(element) => match element.text().await {
+                Ok(text) if !text.trim().is_empty() => return Ok(text),
+                Ok(_) => {}
+                Err(e) => last_error = Some(e),
+            },
+            Err(e) => last_error = Some(e),
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    bail!("{by:?} had no text after {timeout:?} (last error: {last_error:?})")
+}
+
+fn driver_url() -> String {
+    format!("http://127.0.0.1:{DRIVER_PORT}")
+}
+
+fn wait_for_port(port: u16, timeout: Duration) -> Result<()> {
+    let deadline = Instant::now() + timeout;
+    while Instant::now() < deadline {
+        if TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return Ok(());
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    bail!("tauri-driver did not listen on port {port} within {timeout:?}")
+}
+
+/// Kills tauri-driver if launching fails half-way.
+struct DriverGuard(Option<Child>);
+
+impl Drop for DriverGuard {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.0.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
