@@ -1,0 +1,1 @@
+//! Decisions (filled below).

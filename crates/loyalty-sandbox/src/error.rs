@@ -1,0 +1,426 @@
+//! The one error type of the server and its problem+json form.
+//!
+//! Storage and rules return [`ApiError`]; routes hand it to axum, which turns it into
+//! an `application/problem+json` answer. A refusal carries a stable [`Code`]; an
+//! internal failure is logged with its cause and answered as a bare
+//! `internal_error` that says nothing of internals.
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Map, Value, json};
+
+use crate::request_id;
+
+/// Where the `type` URLs of problems point: `{SITE_URL}/developers/errors#<code>`.
+pub const SITE_URL: &str = "https://loyalty-counter.example";
+
+/// Every problem code the server sends, with its HTTP status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Code {
+    AuthenticationRequired,
+    InvalidApiKey,
+    ApiKeyRevoked,
+    ApiKeyExpired,
+    NotSupportedYet,
+    PlanRequired,
+    KeyModeMismatch,
+    InsufficientScope,
+    Forbidden,
+    NotFound,
+    MethodNotAllowed,
+    InvalidCursor,
+    InvalidParameter,
+    ValidationFailed,
+    IdempotencyKeyRequired,
+    IdempotencyKeyReused,
+    IdempotencyInProgress,
+    CustomerExists,
+    CustomerLimitReached,
+    CardNotActive,
+    InsufficientBalance,
+    NoRewardAvailable,
+    ScanRefused,
+    CurrencyMismatch,
+    GiftCardNotClaimed,
+    GiftCardCancelled,
+    GiftCardDepleted,
+    PassRequired,
+    RecentVisit,
+    UndoWindowPassed,
+    NothingToUndo,
+    InvalidRequest,
+    RateLimited,
+    ServiceUnavailable,
+    InternalError,
+}
+
+impl Code {
+    /// The stable text clients branch on.
+    pub fn as_str(self) -> &'static str {
+        use Code::*;
+        match self {
+            AuthenticationRequired => "authentication_required",
+            InvalidApiKey => "invalid_api_key",
+            ApiKeyRevoked => "api_key_revoked",
+            ApiKeyExpired => "api_key_expired",
+            NotSupportedYet => "not_supported_yet",
+            PlanRequired => "plan_required",
+            KeyModeMismatch => "key_mode_mismatch",
+            InsufficientScope => "insufficient_scope",
+            Forbidden => "forbidden",
+            NotFound => "not_found",
+            MethodNotAllowed => "method_not_allowed",
+            InvalidCursor => "invalid_cursor",
+            InvalidParameter => "invalid_parameter",
+            ValidationFailed => "validation_failed",
+            IdempotencyKeyRequired => "idempotency_key_required",
+            IdempotencyKeyReused => "idempotency_key_reused",
+            IdempotencyInProgress => "idempotency_in_progress",
+            CustomerExists => "customer_exists",
+            CustomerLimitReached => "customer_limit_reached",
+            CardNotActive => "card_not_active",
+            InsufficientBalance => "insufficient_balance",
+            NoRewardAvailable => "no_reward_available",
+            ScanRefused => "scan_refused",
+            CurrencyMismatch => "currency_mismatch",
+            GiftCardNotClaimed => "gift_card_not_claimed",
+            GiftCardCancelled => "gift_card_cancelled",
+            GiftCardDepleted => "gift_card_depleted",
+            PassRequired => "pass_required",
+            RecentVisit => "recent_visit",
+            UndoWindowPassed => "undo_window_passed",
+            NothingToUndo => "nothing_to_undo",
+            InvalidRequest => "invalid_request",
+            RateLimited => "rate_limited",
+            ServiceUnavailable => "service_unavailable",
+            InternalError => "internal_error",
+        }
+    }
+
+    /// The HTTP status of the code.
+    pub fn status(self) -> StatusCode {
+        use Code::*;
+        match self {
+            AuthenticationRequired
+            | InvalidApiKey
+            | ApiKeyRevoked
+            | ApiKeyExpired
+            | NotSupportedYet => StatusCode::UNAUTHORIZED,
+            PlanRequired | KeyModeMismatch | InsufficientScope | Forbidden
+            | CustomerLimitReached => StatusCode::FORBIDDEN,
+            NotFound => StatusCode::NOT_FOUND,
+            MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            InvalidCursor | InvalidParameter | IdempotencyKeyRequired | InvalidRequest => {
+                StatusCode::BAD_REQUEST
+            }
+            ValidationFailed | IdempotencyKeyReused | CurrencyMismatch => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
+            IdempotencyInProgress
+            | CustomerExists
+            | CardNotActive
+            | InsufficientBalance
+            | NoRewardAvailable
+            | ScanRefused
+            | GiftCardNotClaimed
+            | GiftCardCancelled
+            | GiftCardDepleted
+            | PassRequired
+            | RecentVisit
+            | UndoWindowPassed
+            | NothingToUndo => StatusCode::CONFLICT,
+            RateLimited => StatusCode::TOO_MANY_REQUESTS,
+            ServiceUnavailable => StatusCode::SERVICE_UNAVAILABLE,
+            InternalError => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// A short human title; clients never branch on it.
+    pub fn title(self) -> &'static str {
+        use Code::*;
+        match self {
+            AuthenticationRequired => "Authentication required",
+            InvalidApiKey => "Invalid API key",
+            ApiKeyRevoked => "API key revoked",
+            ApiKeyExpired => "API key expired",
+            NotSupportedYet => "Not supported yet",
+            PlanRequired => "Enterprise plan required",
+            KeyModeMismatch => "Key used in the wrong place",
+            InsufficientScope => "Insufficient scope",
+            Forbidden => "Forbidden",
+            NotFound => "Not found",
+            MethodNotAllowed => "Method not allowed",
+            InvalidCursor => "Invalid cursor",
+            InvalidParameter => "Invalid parameter",
+            ValidationFailed => "Validation failed",
+            IdempotencyKeyRequired => "Idempotency-Key required",
+            IdempotencyKeyReused => "Idempotency-Key reused",
+            IdempotencyInProgress => "Request with this Idempotency-Key in progress",
+            CustomerExists => "Customer exists",
+            CustomerLimitReached => "Customer limit reached",
+            CardNotActive => "Card not active",
+            InsufficientBalance => "Insufficient balance",
+            NoRewardAvailable => "No reward available",
+            ScanRefused => "Scan refused",
+            CurrencyMismatch => "Currency mismatch",
+            GiftCardNotClaimed => "Gift card not claimed",
+            GiftCardCancelled => "Gift card cancelled",
+            GiftCardDepleted => "Gift card depleted",
+            PassRequired => "Pass required",
+            RecentVisit => "Recent visit",
+            UndoWindowPassed => "Undo window passed",
+            NothingToUndo => "Nothing to undo",
+            InvalidRequest => "Invalid request",
+            RateLimited => "Rate limited",
+            ServiceUnavailable => "Service unavailable",
+            InternalError => "Internal error",
+        }
+    }
+
+    /// Looks a code up by its text (used by injected faults); unknown texts are kept as is.
+    pub fn from_text(text: &str) -> Option<Code> {
+        use Code::*;
+        const ALL: [Code; 35] = [
+            AuthenticationRequired,
+            InvalidApiKey,
+            ApiKeyRevoked,
+            ApiKeyExpired,
+            NotSupportedYet,
+            PlanRequired,
+            KeyModeMismatch,
+            InsufficientScope,
+            Forbidden,
+            NotFound,
+            MethodNotAllowed,
+            InvalidCursor,
+            InvalidParameter,
+            ValidationFailed,
+            IdempotencyKeyRequired,
+            IdempotencyKeyReused,
+            IdempotencyInProgress,
+            CustomerExists,
+            CustomerLimitReached,
+            CardNotActive,
+            InsufficientBalance,
+            NoRewardAvailable,
+            ScanRefused,
+            CurrencyMismatch,
+            GiftCardNotClaimed,
+            GiftCardCancelled,
+            GiftCardDepleted,
+            PassRequired,
+            RecentVisit,
+            UndoWindowPassed,
+            NothingToUndo,
+            InvalidRequest,
+            RateLimited,
+            ServiceUnavailable,
+            InternalError,
+        ];
+        ALL.into_iter().find(|c| c.as_str() == text)
+    }
+}
+
+/// One item of a validation_failed answer's `errors` member.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    /// The field concerned (`body` for the body as a whole).
+    pub param: String,
+    /// A stable code: `required`, `invalid_type`, `invalid_value`, `too_long`, `invalid_json`, ...
+    pub code: &'static str,
+    /// A human explanation.
+    pub message: String,
+}
+
+/// A refusal: everything an `application/problem+json` answer says.
+#[derive(Debug, Clone)]
+pub struct Problem {
+    /// HTTP status (normally the code's own).
+    pub status: StatusCode,
+    /// The code text (normally a [`Code`]; injected faults may carry any text).
+    pub code: String,
+    /// Title shown to people.
+    pub title: String,
+    /// What happened, for people.
+    pub detail: String,
+    /// The field or parameter concerned.
+    pub param: Option<String>,
+    /// Extra members (`errors`, `balance`, `last_visit_at`).
+    pub extra: Map<String, Value>,
+    /// Seconds for a Retry-After header.
+    pub retry_after: Option<u64>,
+}
+
+impl Problem {
+    /// The problem body, with the request id that answered it.
+    pub fn body(&self, request_id: &str) -> Value {
+        let mut body = Map::new();
+        body.insert(
+            "type".into(),
+            json!(format!("{SITE_URL}/developers/errors#{}", self.code)),
+        );
+        body.insert("title".into(), json!(self.title));
+        body.insert("status".into(), json!(self.status.as_u16()));
+        body.insert("detail".into(), json!(self.detail));
+        body.insert("code".into(), json!(self.code));
+        if let Some(param) = &self.param {
+            body.insert("param".into(), json!(param));
+        }
+        body.insert("request_id".into(), json!(request_id));
+        for (k, v) in &self.extra {
+            body.insert(k.clone(), v.clone());
+        }
+        Value::Object(body)
+    }
+}
+
+/// The error of every operation of the server.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// A refusal with a stable code, answered as a problem.
+    #[error("{}: {}", .0.code, .0.detail)]
+    Refused(Box<Problem>),
+    /// A failure on the server's side; the cause is logged, never answered.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+/// Shorthand for results of the server's operations.
+pub type ApiResult<T> = Result<T, ApiError>;
+
+impl ApiError {
+    /// A refusal with `code` and `detail`.
+    pub fn new(code: Code, detail: impl Into<String>) -> Self {
+        ApiError::Refused(Box::new(Problem {
+            status: code.status(),
+            code: code.as_str().to_owned(),
+            title: code.title().to_owned(),
+            detail: detail.into(),
+            param: None,
+            extra: Map::new(),
+            retry_after: None,
+        }))
+    }
+
+    /// Names the field or parameter concerned.
+    pub fn param(mut self, param: impl Into<String>) -> Self {
+        if let ApiError::Refused(p) = &mut self {
+            p.param = Some(param.into());
+        }
+        self
+    }
+
+    /// Adds an extra member to the problem body.
+    pub fn extra(mut self, name: &str, value: Value) -> Self {
+        if let ApiError::Refused(p) = &mut self {
+            p.extra.insert(name.to_owned(), value);
+        }
+        self
+    }
+
+    /// Adds a Retry-After header.
+    pub fn retry_after(mut self, seconds: u64) -> Self {
+        if let ApiError::Refused(p) = &mut self {
+            p.retry_after = Some(seconds);
+        }
+        self
+    }
+
+    /// 404 not_found for an id that does not exist in the caller's business and place.
+    pub fn not_found(what: &str, id: &str) -> Self {
+        ApiError::new(Code::NotFound, format!("No {what} with id {id}."))
+    }
+
+    /// 422 validation_failed listing each refused field.
+    pub fn validation(errors: Vec<FieldError>) -> Self {
+        let detail = match errors.as_slice() {
+            [one] => format!("{}: {}", one.param, one.message),
+            many => format!("{} fields were refused.", many.len()),
+        };
+        let param = errors.first().map(|e| e.param.clone());
+        let items: Vec<Value> = errors
+            .iter()
+            .map(|e| json!({"param": e.param, "code": e.code, "message": e.message}))
+            .collect();
+        let err =
+            ApiError::new(Code::ValidationFailed, detail).extra("errors", Value::Array(items));
+        match param {
+            Some(p) => err.param(p),
+            None => err,
+        }
+    }
+
+    /// 400 invalid_parameter naming the query parameter.
+    pub fn invalid_parameter(param: &str, detail: impl Into<String>) -> Self {
+        ApiError::new(Code::InvalidParameter, detail).param(param)
+    }
+
+    /// 400 invalid_request for a control route's body.
+    pub fn invalid_request(detail: impl Into<String>) -> Self {
+        ApiError::new(Code::InvalidRequest, detail)
+    }
+
+    /// An internal failure with its cause (logged, not answered).
+    pub fn internal(cause: impl std::fmt::Display) -> Self {
+        ApiError::Internal(cause.to_string())
+    }
+
+    /// The problem this error is answered with.
+    pub fn problem(&self) -> Problem {
+        match self {
+            ApiError::Refused(p) => (**p).clone(),
+            ApiError::Internal(cause) => {
+                tracing::error!(request_id = %request_id::current(), %cause, "internal error");
+                match ApiError::new(
+                    Code::InternalError,
+                    "The server failed to answer. Quote the request_id when reporting it.",
+                ) {
+                    ApiError::Refused(p) => *p,
+                    ApiError::Internal(_) => unreachable!("new always builds a refusal"),
+                }
+            }
+        }
+    }
+
+    /// The code text of the answer.
+    pub fn code(&self) -> String {
+        match self {
+            ApiError::Refused(p) => p.code.clone(),
+            ApiError::Internal(_) => Code::InternalError.as_str().to_owned(),
+        }
+    }
+}
+
+impl From<rusqlite::Error> for ApiError {
+    fn from(err: rusqlite::Error) -> Self {
+        ApiError::Internal(format!("sqlite: {err}"))
+    }
+}
+
+impl From<serde_json::Error> for ApiError {
+    fn from(err: serde_json::Error) -> Self {
+        ApiError::Internal(format!("json: {err}"))
+    }
+}
+
+/// Builds the HTTP answer of a problem.
+pub fn problem_response(problem: &Problem, request_id: &str) -> Response {
+    let body = problem.body(request_id);
+    let mut response = (problem.status, body.to_string()).into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/problem+json"),
+    );
+    if let Some(seconds) = problem.retry_after {
+        headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+    }
+    response
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        problem_response(&self.problem(), &request_id::current())
+    }
+}

@@ -1,0 +1,175 @@
+//! List query parameters, cursors and list answers.
+//!
+//! `limit` is 1 to 100, default 20. Filters are exact matches named per list; the
+//! cursor is bound to the list, the business, the place and the filters in use
+//! (their canonical text: sorted `name=value` pairs), so any other use answers
+//! 400 invalid_cursor. A repeated parameter, a bad `limit` or a bad filter value
+//! answers 400 invalid_parameter naming it. Unknown parameters are ignored.
+
+use std::collections::BTreeMap;
+
+use axum::extract::Query;
+use axum::http::Uri;
+use serde_json::{Value, json};
+
+use super::auth::Caller;
+use crate::cursor::{self, Binding};
+use crate::error::{ApiError, ApiResult, Code};
+use crate::state::AppState;
+use crate::store::list::{Page, PageRequest};
+
+/// Default page size.
+pub const DEFAULT_LIMIT: usize = 20;
+/// Largest page size.
+pub const MAX_LIMIT: usize = 100;
+
+/// A filter a list accepts: its name and, when closed, its allowed values.
+#[derive(Debug, Clone, Copy)]
+pub struct FilterSpec {
+    /// Parameter name.
+    pub name: &'static str,
+    /// Allowed values (empty: any non-empty text up to 254 characters).
+    pub values: &'static [&'static str],
+}
+
+/// Parsed parameters of a list request.
+#[derive(Debug, Clone)]
+pub struct ListParams {
+    list: &'static str,
+    business: String,
+    place: &'static str,
+    filters: BTreeMap<String, String>,
+    /// The page to read.
+    pub page: PageRequest,
+}
+
+fn canonical(filters: &BTreeMap<String, String>) -> String {
+    filters
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+impl ListParams {
+    /// Parses `limit`, `cursor` and the list's filters from the query string.
+    pub fn parse(
+        state: &AppState,
+        caller: &Caller,
+        uri: &Uri,
+        list: &'static str,
+        specs: &[FilterSpec],
+    ) -> ApiResult<ListParams> {
+        let pairs: Vec<(String, String)> = match Query::<Vec<(String, String)>>::try_from_uri(uri) {
+            Ok(Query(pairs)) => pairs,
+            Err(_) => {
+                return Err(ApiError::invalid_parameter(
+                    "query",
+                    "The query string is malformed.",
+                ));
+            }
+        };
+        let mut seen = BTreeMap::new();
+        for (name, value) in pairs {
+            if seen.insert(name.clone(), value).is_some() {
+                return Err(ApiError::invalid_parameter(
+                    &name,
+                    format!("{name} is given more than once."),
+                ));
+            }
+        }
+        let limit = match seen.get("limit") {
+            None => DEFAULT_LIMIT,
+            Some(text) => match text.parse::<usize>() {
+                Ok(n) if (1..=MAX_LIMIT).contains(&n) => n,
+                _ => {
+                    return Err(ApiError::invalid_parameter(
+                        "limit",
+                        format!("limit must be an integer from 1 to {MAX_LIMIT}."),
+                    ));
+                }
+            },
+        };
+        let mut filters = BTreeMap::new();
+        for spec in specs {
+            if let Some(value) = seen.get(spec.name) {
+                let ok = if spec.values.is_empty() {
+                    !value.is_empty() && value.chars().count() <= 254
+                } else {
+                    spec.values.contains(&value.as_str())
+                };
+                if !ok {
+                    let detail = if spec.values.is_empty() {
+                        format!("{} must be a non-empty value.", spec.name)
+                    } else {
+                        format!("{} must be one of: {}.", spec.name, spec.values.join(", "))
+                    };
+                    return Err(ApiError::invalid_parameter(spec.name, detail));
+                }
+                filters.insert(spec.name.to_owned(), value.clone());
+            }
+        }
+        let mut params = ListParams {
+            list,
+            business: caller.business.id.clone(),
+            place: caller.place.as_str(),
+            filters,
+            page: PageRequest { limit, after: None },
+        };
+        if let Some(text) = seen.get("cursor") {
+            let canonical = canonical(&params.filters);
+            let binding = params.binding(&canonical);
+            match cursor::decode(state.db().cursor_secret(), binding, text) {
+                Some(position) => params.page.after = Some(position),
+                None => {
+                    return Err(ApiError::new(
+                        Code::InvalidCursor,
+                        "The cursor was not issued for this list, business and filters, or was altered.",
+                    )
+                    .param("cursor"));
+                }
+            }
+        }
+        Ok(params)
+    }
+
+    fn binding<'a>(&'a self, canonical: &'a str) -> Binding<'a> {
+        Binding {
+            list: self.list,
+            business: &self.business,
+            place: self.place,
+            filters: canonical,
+        }
+    }
+
+    /// The value of a filter in use.
+    pub fn filter(&self, name: &str) -> Option<String> {
+        self.filters.get(name).cloned()
+    }
+
+    /// The list object for a page.
+    pub fn answer<T>(
+        &self,
+        state: &AppState,
+        page: Page<T>,
+        render: impl Fn(&T) -> Value,
+    ) -> Value {
+        let next_cursor = match (&page.last, page.has_more) {
+            (Some(last), true) => {
+                let canonical = canonical(&self.filters);
+                Some(cursor::encode(
+                    state.db().cursor_secret(),
+                    self.binding(&canonical),
+                    last,
+                ))
+            }
+            _ => None,
+        };
+        json!({
+            "object": "list",
+            "data": page.items.iter().map(render).collect::<Vec<_>>(),
+            "has_more": next_cursor.is_some(),
+            "next_cursor": next_cursor,
+        })
+    }
+}

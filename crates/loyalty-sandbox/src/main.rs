@@ -1,0 +1,89 @@
+//! The `loyalty-sandbox` binary: command line, logging, and a clean stop.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::Parser;
+use loyalty_sandbox::{Config, Sandbox};
+
+/// The local server of the Loyalty Card and Gift Card Business API.
+#[derive(Debug, Parser)]
+#[command(name = "loyalty-sandbox", version, about)]
+struct Args {
+    /// Address to listen on; port 0 picks a free port.
+    #[arg(long, default_value = "127.0.0.1:8787")]
+    listen: SocketAddr,
+    /// SQLite file; without it the data lives in memory.
+    #[arg(long)]
+    db: Option<PathBuf>,
+    /// Create the business "Demo Coffee" and print a test key and a live key.
+    #[arg(long)]
+    demo: bool,
+    /// Turn on the /_sandbox control routes.
+    #[arg(long)]
+    control: bool,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
+
+    let sandbox = Sandbox::open(Config {
+        db: args.db.clone(),
+        control: args.control,
+        demo: args.demo,
+    })
+    .context("opening the sandbox")?;
+    let listener = tokio::net::TcpListener::bind(args.listen)
+        .await
+        .with_context(|| format!("listening on {}", args.listen))?;
+    let addr = listener.local_addr().context("reading the bound address")?;
+
+    {
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "listening on http://{addr}")?;
+        if let Some(keys) = sandbox.demo_keys() {
+            writeln!(out, "test key: {}", keys.test_key)?;
+            writeln!(out, "live key: {}", keys.live_key)?;
+        }
+        out.flush()?;
+    }
+    tracing::info!(%addr, db = ?args.db, control = args.control, "serving");
+
+    loyalty_sandbox::serve_until(listener, sandbox.router(), stop_signal())
+        .await
+        .context("serving")?;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// Completes on Ctrl-C or SIGTERM.
+async fn stop_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+}

@@ -1,0 +1,139 @@
+//! Effects (what the service sent or changed outside its answers) and events.
+//!
+//! An effect is a row per email, wallet update or notice. In the sandbox nothing is
+//! really sent: the effect is still recorded, with `sent: false` and
+//! `reason: "sandbox"`. Events (`customer.created`, `scan.recorded`,
+//! `gift_card.spent`, `scan.voided`) are rows a delivery worker reads; they are
+//! written in the same transaction as the change they describe, so an event exists
+//! exactly when its change does.
+
+use rusqlite::{Connection, params};
+use serde_json::{Map, Value, json};
+
+use super::Scope;
+use crate::clock::format_ms;
+use crate::error::ApiResult;
+use crate::ids;
+
+/// Kinds of effects, as `/_sandbox/effects` names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EffectKind {
+    /// An email to a customer or the owner.
+    Email,
+    /// An update pushed to a wallet card.
+    WalletUpdate,
+    /// A notice to the owner's team in the dashboard.
+    TeamNotice,
+    /// A notice to the owner.
+    OwnerNotice,
+}
+
+impl EffectKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            EffectKind::Email => "email",
+            EffectKind::WalletUpdate => "wallet_update",
+            EffectKind::TeamNotice => "team_notice",
+            EffectKind::OwnerNotice => "owner_notice",
+        }
+    }
+}
+
+/// Records an effect; `details` is an object merged into the item. Returns whether it
+/// was (in the simulation) sent: true live, false in the sandbox.
+pub fn record(
+    conn: &Connection,
+    scope: &Scope,
+    kind: EffectKind,
+    details: Value,
+    now_ms: i64,
+) -> ApiResult<bool> {
+    let sent = !scope.place.is_test();
+    let mut details = match details {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    };
+    details.insert("sent".into(), json!(sent));
+    details.insert(
+        "reason".into(),
+        if sent { Value::Null } else { json!("sandbox") },
+    );
+    conn.prepare_cached(
+        "INSERT INTO effects (id, business_id, place, kind, at, details) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute(params![
+        ids::new_id("eff"),
+        scope.business_id,
+        scope.place.as_str(),
+        kind.as_str(),
+        now_ms,
+        Value::Object(details).to_string()
+    ])?;
+    Ok(sent)
+}
+
+/// Records an event for later delivery; returns its id.
+pub fn event(
+    conn: &Connection,
+    scope: &Scope,
+    event_type: &str,
+    data: Value,
+    now_ms: i64,
+) -> ApiResult<String> {
+    let id = ids::new_id("evt");
+    conn.prepare_cached(
+        "INSERT INTO events (id, business_id, place, type, livemode, data, created_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?
+    .execute(params![
+        id,
+        scope.business_id,
+        scope.place.as_str(),
+        event_type,
+        !scope.place.is_test(),
+        data.to_string(),
+        now_ms
+    ])?;
+    Ok(id)
+}
+
+/// Every effect of a business (both places), oldest first.
+pub fn list(conn: &Connection, business_id: &str) -> ApiResult<Vec<Value>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, place, kind, at, details FROM effects WHERE business_id = ?1 ORDER BY seq",
+    )?;
+    let rows = stmt.query_map([business_id], |r| {
+        let details: String = r.get(4)?;
+        let mut item = Map::new();
+        item.insert("object".into(), json!("effect"));
+        item.insert("id".into(), json!(r.get::<_, String>(0)?));
+        item.insert("kind".into(), json!(r.get::<_, String>(2)?));
+        item.insert("at".into(), json!(format_ms(r.get(3)?)));
+        item.insert("place".into(), json!(r.get::<_, String>(1)?));
+        if let Ok(Value::Object(map)) = serde_json::from_str::<Value>(&details) {
+            for (k, v) in map {
+                item.entry(k).or_insert(v);
+            }
+        }
+        Ok(Value::Object(item))
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Every event of a business, oldest first (for tests and the delivery worker).
+pub fn events(conn: &Connection, business_id: &str) -> ApiResult<Vec<Value>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, type, livemode, data, created_at FROM events WHERE business_id = ?1 ORDER BY created_at, rowid",
+    )?;
+    let rows = stmt.query_map([business_id], |r| {
+        let data: String = r.get(3)?;
+        Ok(json!({
+            "id": r.get::<_, String>(0)?,
+            "type": r.get::<_, String>(1)?,
+            "livemode": r.get::<_, bool>(2)?,
+            "data": serde_json::from_str::<Value>(&data).unwrap_or(Value::Null),
+            "created_at": format_ms(r.get(4)?),
+        }))
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
