@@ -1,0 +1,127 @@
+//! Small macros that keep the models free of repeated serde code.
+
+/// Declares an id newtype: a string the API issued, kept apart from other kinds of id.
+macro_rules! id_type {
+    ($(#[$meta:meta])* $name:ident) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+        #[serde(transparent)]
+        pub struct $name(String);
+
+        impl $name {
+            /// Wraps an id the API issued (or that a person typed); it is not checked.
+            pub fn new(id: impl Into<String>) -> Self {
+                Self(id.into())
+            }
+
+            /// The id's text, as the API uses it in paths and bodies.
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+
+        impl From<String> for $name {
+            fn from(id: String) -> Self {
+                Self(id)
+            }
+        }
+
+        impl From<&str> for $name {
+            fn from(id: &str) -> Self {
+                Self(id.to_owned())
+            }
+        }
+
+        impl AsRef<str> for $name {
+            fn as_ref(&self) -> &str {
+                &self.0
+            }
+        }
+    };
+}
+
+/// Declares a string enum of the API whose unknown values are kept in `Other(String)`,
+/// (or the variant named after `else`), because v1 only ever adds values and a new
+/// one must not break decoding.
+macro_rules! string_enum {
+    (
+        $(#[$meta:meta])*
+        $name:ident {
+            $( $(#[$vmeta:meta])* $variant:ident => $text:literal, )+
+        }
+    ) => {
+        $crate::macros::string_enum!(
+            $(#[$meta])*
+            $name else Other {
+                $( $(#[$vmeta])* $variant => $text, )+
+            }
+        );
+    };
+    (
+        $(#[$meta:meta])*
+        $name:ident else $fallback:ident {
+            $( $(#[$vmeta:meta])* $variant:ident => $text:literal, )+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum $name {
+            $( $(#[$vmeta])* $variant, )+
+            /// A value this version of the client does not know, kept as sent.
+            $fallback(String),
+        }
+
+        impl $name {
+            /// The value's text on the wire.
+            pub fn as_str(&self) -> &str {
+                match self {
+                    $( Self::$variant => $text, )+
+                    Self::$fallback(text) => text,
+                }
+            }
+
+            /// Reads a wire value; unknown values become `Other`.
+            pub fn parse(text: &str) -> Self {
+                match text {
+                    $( $text => Self::$variant, )+
+                    other => Self::$fallback(other.to_owned()),
+                }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl From<&str> for $name {
+            fn from(text: &str) -> Self {
+                Self::parse(text)
+            }
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+                Ok(Self::parse(&text))
+            }
+        }
+    };
+}
+
+pub(crate) use id_type;
+pub(crate) use string_enum;
