@@ -153,6 +153,7 @@ mod tests {
         rl.check("k2", "b", false, limits(), t).unwrap();
         rl.check("k2", "b", false, limits(), t).unwrap();
         rl.check("k3", "b", false, limits(), t).unwrap();
+        rl.check("k3", "b", false, limits(), t).unwrap();
         assert!(
             rl.check("k3", "b", false, limits(), t).is_err(),
             "business total is 5"

@@ -1,0 +1,15 @@
+//! Integration tests of loyalty-sandbox over real HTTP, against a server on port 0
+//! (in-process, or the real binary where the command line matters).
+
+mod auth;
+mod binary;
+mod control;
+mod customers;
+mod gift_cards;
+mod headers;
+mod helpers;
+mod idempotency;
+mod lists;
+mod reads;
+mod scans;
+mod validation;
