@@ -117,10 +117,10 @@ pub fn pay(conn: &Connection, scope: &Scope, req: &Payment, now_ms: i64) -> ApiR
     let Some(mut card) = gift_cards::get(conn, scope, &req.gift_card_id)? else {
         return Err(ApiError::not_found("gift card", &req.gift_card_id));
     };
-    if let Some(location_id) = &req.location_id {
-        if !locations::exists(conn, scope, location_id)? {
-            return Err(ApiError::not_found("location", location_id).param("location_id"));
-        }
+    if let Some(location_id) = &req.location_id
+        && !locations::exists(conn, scope, location_id)?
+    {
+        return Err(ApiError::not_found("location", location_id).param("location_id"));
     }
     let outcome = payment::take(
         Purse {

@@ -31,10 +31,10 @@ pub fn record(
     let Some(card) = customers::get_card(conn, scope, &input.card_id)? else {
         return Err(ApiError::not_found("card", &input.card_id).param("card_id"));
     };
-    if let Some(location_id) = &input.location_id {
-        if !locations::exists(conn, scope, location_id)? {
-            return Err(ApiError::not_found("location", location_id).param("location_id"));
-        }
+    if let Some(location_id) = &input.location_id
+        && !locations::exists(conn, scope, location_id)?
+    {
+        return Err(ApiError::not_found("location", location_id).param("location_id"));
     }
     let pass = passes::get(conn, scope, &card.pass_id)?
         .ok_or_else(|| ApiError::internal(format!("card {} has no pass", card.id)))?;

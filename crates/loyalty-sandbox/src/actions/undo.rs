@@ -33,11 +33,11 @@ fn deleted_members(
     customer_id: Option<&str>,
     payload: &mut Map<String, Value>,
 ) -> ApiResult<()> {
-    if let Some(id) = customer_id {
-        if let Some(at) = customers::deleted_at(conn, id)? {
-            payload.insert("customer_deleted".into(), json!(true));
-            payload.insert("customer_deleted_at".into(), json!(format_ms(at)));
-        }
+    if let Some(id) = customer_id
+        && let Some(at) = customers::deleted_at(conn, id)?
+    {
+        payload.insert("customer_deleted".into(), json!(true));
+        payload.insert("customer_deleted_at".into(), json!(format_ms(at)));
     }
     Ok(())
 }

@@ -130,10 +130,10 @@ async fn create_business(State(state): State<AppState>, bytes: Bytes) -> ApiResu
     let name = f.string("name", false, 200);
     let plan = f.string("plan", false, 64);
     let time_zone = f.string("time_zone", false, 64);
-    if let Some(tz) = &time_zone {
-        if jiff::tz::db().get(tz).is_err() {
-            f.refuse("time_zone", "invalid_value", "Not an IANA time zone.");
-        }
+    if let Some(tz) = &time_zone
+        && jiff::tz::db().get(tz).is_err()
+    {
+        f.refuse("time_zone", "invalid_value", "Not an IANA time zone.");
     }
     let customer_limit = non_negative(&mut f, "customer_limit", false);
     let monthly_messages = non_negative(&mut f, "monthly_messages", false);
@@ -530,10 +530,10 @@ async fn create_webhook_endpoint(
     let mut f = Fields::new(&map);
     let business_id = f.string("business_id", true, 64);
     let url = f.string("url", true, 2048);
-    if let Some(u) = &url {
-        if !(u.starts_with("http://") || u.starts_with("https://")) {
-            f.refuse("url", "invalid_value", "Expected an http or https URL.");
-        }
+    if let Some(u) = &url
+        && !(u.starts_with("http://") || u.starts_with("https://"))
+    {
+        f.refuse("url", "invalid_value", "Expected an http or https URL.");
     }
     let events: Vec<String> = match map.get("events") {
         None | Some(Value::Null) => Vec::new(),

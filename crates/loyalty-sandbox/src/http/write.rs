@@ -131,7 +131,8 @@ pub fn canonical_json(value: &Value) -> String {
 
 fn storable(problem: &Problem) -> bool {
     let status = problem.status.as_u16();
-    !(status == 401 || status == 403 || status == 429 || status >= 500)
+    let not_stored_status = matches!(status, 401 | 403 | 429) || status >= 500;
+    !not_stored_status
         && !matches!(
             problem.code.as_str(),
             "idempotency_key_required" | "idempotency_in_progress" | "validation_failed"

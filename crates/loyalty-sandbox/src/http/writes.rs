@@ -143,11 +143,10 @@ pub async fn issue_gift_card(
         let amount = f.decimal("amount", true);
         let currency = currency_code(&mut f, "currency");
         let locale = f.string("locale", false, 35);
-        if let Some(l) = &locale {
-            if !valid_locale(l) {
+        if let Some(l) = &locale
+            && !valid_locale(l) {
                 f.refuse("locale", "invalid_value", "Expected a language tag such as en, fr or pt-BR.");
             }
-        }
         let recipient = f.object("recipient", true, |r| (r.string("name", true, 200), r.email("email", true)));
         let exponent = currency.as_deref().and_then(|c| {
             let e = money::exponent(c);

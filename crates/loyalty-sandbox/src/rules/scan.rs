@@ -122,14 +122,15 @@ pub fn apply(
                     "This card's pass counts points, not visits: send kind points with an amount.",
                 ));
             }
-            if let Some(last) = before.last_visit_at {
-                if now_ms - last < REPEAT_VISIT_WINDOW_MS && !req.confirm_repeat {
-                    return Err(ApiError::new(
+            if let Some(last) = before.last_visit_at
+                && now_ms - last < REPEAT_VISIT_WINDOW_MS
+                && !req.confirm_repeat
+            {
+                return Err(ApiError::new(
                         Code::RecentVisit,
                         "The card's last visit was less than 15 minutes ago; send confirm_repeat true if this is a new visit.",
                     )
                     .extra("last_visit_at", json!(format_ms(last))));
-                }
             }
             after.visits += 1;
             after.last_visit_at = Some(now_ms);

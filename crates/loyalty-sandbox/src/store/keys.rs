@@ -27,7 +27,8 @@ pub struct KeyRow {
     pub revoked_at: Option<i64>,
 }
 
-/// Stores a new key; returns its id.
+/// Stores a new key.
+#[allow(clippy::too_many_arguments)]
 pub fn insert(
     conn: &Connection,
     id: &str,

@@ -150,10 +150,7 @@ async fn a_cursor_on_another_list_filter_set_business_or_place_answers_invalid_c
         .await
         .assert_problem(400, "invalid_cursor");
     // Filtered cursors keep working with their filters.
-    let filtered = shop
-        .test
-        .get(&format!("/v1/scans?limit=2&kind=visit"))
-        .await;
+    let filtered = shop.test.get("/v1/scans?limit=2&kind=visit").await;
     let c = filtered.assert_ok()["next_cursor"]
         .as_str()
         .unwrap()
