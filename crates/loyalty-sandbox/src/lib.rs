@@ -37,6 +37,8 @@
 //! `ratelimit`, `faults` and `error` are leaves. Routes hold no SQL and no rules.
 //! Every choice the spec leaves open is written down in [`decisions`].
 
+#![warn(missing_docs)]
+
 pub mod actions;
 pub mod clock;
 pub mod cursor;
@@ -177,7 +179,9 @@ pub async fn serve_until(
     router: axum::Router,
     signal: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router)
+    // The peer address feeds the limit on failed authentications.
+    let service = router.into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, service)
         .with_graceful_shutdown(signal)
         .await
 }

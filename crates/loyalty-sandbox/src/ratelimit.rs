@@ -5,8 +5,13 @@
 //! writes. Windows start at multiples of `window_seconds` since the epoch on the
 //! server's clock, so moving the clock moves the windows. A refused request does not
 //! count. Counters live in memory: a restart starts fresh windows.
+//!
+//! Failed authentications (unknown keys, OAuth tokens) are counted per client
+//! address: after [`AUTH_FAILURES_PER_MINUTE`] in a minute the address is answered
+//! 429 rate_limited until the minute ends, before any key lookup.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::Mutex;
 
 use crate::store::business::RateLimits;
@@ -55,12 +60,16 @@ fn reset_secs(now_ms: i64, window: u64) -> u64 {
     ((window_ms - into + 999) / 1000).max(1) as u64
 }
 
+/// Failed authentications one address may make per minute before it is refused.
+pub const AUTH_FAILURES_PER_MINUTE: u64 = 100;
+
 /// Which counter.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 enum Counter {
     Key(String),
     Business(String),
     Writes(String),
+    AuthFailures(IpAddr),
 }
 
 /// The in-memory counters.
@@ -70,6 +79,31 @@ pub struct RateLimiter {
 }
 
 impl RateLimiter {
+    /// Seconds to wait when `ip` used up its failed authentications this minute.
+    pub fn auth_failures_exceeded(&self, ip: IpAddr, now_ms: i64) -> Option<u64> {
+        let start = now_ms - now_ms.rem_euclid(60_000);
+        let windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());
+        match windows.get(&Counter::AuthFailures(ip)) {
+            Some((s, n)) if *s == start && *n >= AUTH_FAILURES_PER_MINUTE => {
+                Some(reset_secs(now_ms, 60))
+            }
+            _ => None,
+        }
+    }
+
+    /// Counts a failed authentication from `ip`.
+    pub fn record_auth_failure(&self, ip: IpAddr, now_ms: i64) {
+        let start = now_ms - now_ms.rem_euclid(60_000);
+        let mut windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());
+        let entry = windows
+            .entry(Counter::AuthFailures(ip))
+            .or_insert((start, 0));
+        if entry.0 != start {
+            *entry = (start, 0);
+        }
+        entry.1 += 1;
+    }
+
     /// Counts a request, or refuses it with the report to answer (remaining 0).
     pub fn check(
         &self,

@@ -16,7 +16,9 @@
 //! 6. **rate limit**: 429 rate_limited with Retry-After. Requests refused by 1–5 are
 //!    not counted against the key.
 
-use axum::extract::{FromRequestParts, MatchedPath};
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, FromRequestParts, MatchedPath};
 use axum::http::request::Parts;
 use axum::http::{Method, header};
 
@@ -88,6 +90,28 @@ impl FromRequestParts<AppState> for Caller {
         let needed = required_scope(&parts.method, &route);
         let write = parts.method == Method::POST;
 
+        // Addresses that keep failing are refused before any lookup.
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0.ip());
+        let now = state.clock().now_ms();
+        if let Some(ip) = peer
+            && let Some(wait) = state.limiter().auth_failures_exceeded(ip, now)
+        {
+            return Err(ApiError::new(
+                Code::RateLimited,
+                "Too many failed authentications from this address; wait Retry-After seconds.",
+            )
+            .retry_after(wait));
+        }
+        let failed = |err: ApiError| {
+            if let Some(ip) = peer {
+                state.limiter().record_auth_failure(ip, now);
+            }
+            err
+        };
+
         // 1. Credentials.
         let Some(value) = parts.headers.get(header::AUTHORIZATION) else {
             return Err(ApiError::new(
@@ -111,16 +135,16 @@ impl FromRequestParts<AppState> for Caller {
         };
         match keys::classify(&token) {
             Bearer::OAuth => {
-                return Err(ApiError::new(
+                return Err(failed(ApiError::new(
                     Code::NotSupportedYet,
                     "OAuth access tokens are not accepted yet; use an API key.",
-                ));
+                )));
             }
             Bearer::Unknown => {
-                return Err(ApiError::new(
+                return Err(failed(ApiError::new(
                     Code::InvalidApiKey,
                     "The bearer is not a known API key.",
-                ));
+                )));
             }
             Bearer::ApiKey(_) => {}
         }
@@ -139,14 +163,13 @@ impl FromRequestParts<AppState> for Caller {
             })
             .await?;
         let Some((key, business)) = found else {
-            return Err(ApiError::new(
+            return Err(failed(ApiError::new(
                 Code::InvalidApiKey,
                 "The bearer is not a known API key.",
-            ));
+            )));
         };
 
         // 2. Key state.
-        let now = state.clock().now_ms();
         if key.revoked_at.is_some() {
             return Err(ApiError::new(
                 Code::ApiKeyRevoked,

@@ -200,3 +200,25 @@ async fn me_names_the_business_key_mode_plan_scopes_and_rate_limits() {
         json!({"requests_per_business": 12000, "requests_per_key": 6000, "window_seconds": 60, "writes_per_key": 1200})
     );
 }
+
+#[tokio::test]
+async fn repeated_failed_authentications_from_one_address_are_rate_limited() {
+    let s = Server::start().await;
+    let shop = s.shop(json!({})).await;
+    let bad = s.api("live", "lc_live_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB");
+    for _ in 0..100 {
+        bad.get("/v1/me")
+            .await
+            .assert_problem(401, "invalid_api_key");
+    }
+    let limited = bad.get("/v1/me").await;
+    limited.assert_problem(429, "rate_limited");
+    assert!(limited.header("retry-after").is_some());
+    // Even a good key from that address waits for the next minute.
+    shop.live
+        .get("/v1/me")
+        .await
+        .assert_problem(429, "rate_limited");
+    s.advance(60).await;
+    shop.live.get("/v1/me").await.assert_ok();
+}

@@ -138,10 +138,25 @@ async fn points_are_added_up_to_the_goal_and_deducted_up_to_the_balance() {
     assert_eq!(capped["card"]["rewards_available"], 1);
     let scans = shop.live.all("/v1/scans").await;
     assert_eq!(scans.len(), 3);
-    assert_eq!(scans[0]["kind"], "points");
-    assert_eq!(scans[0]["points"], 60);
-    assert_eq!(scans[1]["points"], -20);
-    assert_eq!(scans[0]["amount"], "500.00");
+    assert!(scans.iter().all(|x| x["kind"] == "points"));
+    let mut recorded: Vec<(i64, String)> = scans
+        .iter()
+        .map(|x| {
+            (
+                x["points"].as_i64().unwrap(),
+                x["amount"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    recorded.sort();
+    assert_eq!(
+        recorded,
+        vec![
+            (-20, "-20.00".to_owned()),
+            (60, "500.00".to_owned()),
+            (60, "60.00".to_owned())
+        ]
+    );
     let visit = shop
         .live
         .post("/v1/scans", json!({"card_id": card, "kind": "visit"}))
