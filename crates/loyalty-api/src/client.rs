@@ -197,7 +197,10 @@ impl Client {
         B: Serialize + ?Sized,
     {
         let body = serde_json::to_vec(body).map_err(|e| {
-            Error::from(TransportError::new(TransportKind::Other, format!("request body: {e}")))
+            Error::from(TransportError::new(
+                TransportKind::Other,
+                format!("request body: {e}"),
+            ))
         })?;
         let request = self
             .inner
@@ -327,7 +330,10 @@ mod tests {
             "http://127.0.0.1:8787/sandbox/v1/customers/cus%2F..%2Fx"
         );
         let live = Client::new("https://api.example", key()).unwrap();
-        assert_eq!(live.url(&["v1", "me"]).as_str(), "https://api.example/v1/me");
+        assert_eq!(
+            live.url(&["v1", "me"]).as_str(),
+            "https://api.example/v1/me"
+        );
     }
 
     #[test]

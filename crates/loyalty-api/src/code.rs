@@ -103,8 +103,12 @@ impl ErrorCode {
     pub fn status(&self) -> Option<u16> {
         use ErrorCode::*;
         Some(match self {
-            AuthenticationRequired | InvalidApiKey | ApiKeyRevoked | ApiKeyExpired
-            | TestKeyNotSupported | NotSupportedYet => 401,
+            AuthenticationRequired
+            | InvalidApiKey
+            | ApiKeyRevoked
+            | ApiKeyExpired
+            | TestKeyNotSupported
+            | NotSupportedYet => 401,
             PlanRequired
             | KeyModeMismatch
             | InsufficientScope
@@ -115,7 +119,9 @@ impl ErrorCode {
             | ConfirmationPrincipalMismatch
             | ConfirmationBusinessMismatch => 403,
             NotFound => 404,
-            InvalidCursor | InvalidParameter | IdempotencyKeyRequired
+            InvalidCursor
+            | InvalidParameter
+            | IdempotencyKeyRequired
             | ConfirmationTokenInvalid => 400,
             ConfirmationTokenExpired => 410,
             ValidationFailed

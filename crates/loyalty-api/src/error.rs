@@ -175,8 +175,11 @@ fn classify(err: &reqwest::Error, reading_body: bool) -> TransportKind {
         return TransportKind::Timeout;
     }
     if err.is_connect() {
+        // rustls reports handshake and certificate failures as I/O errors of kind
+        // InvalidData, which a plain TCP connect never produces.
+        let invalid_data = find_source::<std::io::Error>(err).is_some_and(has_invalid_data);
         let text = chain_text(err).to_ascii_lowercase();
-        if text.contains("tls") || text.contains("certificate") || text.contains("handshake") {
+        if invalid_data || text.contains("tls") || text.contains("certificate") {
             return TransportKind::Tls;
         }
         return TransportKind::Connect;
@@ -200,6 +203,21 @@ fn classify(err: &reqwest::Error, reading_body: bool) -> TransportKind {
         }
         None => TransportKind::Other,
     }
+}
+
+/// Whether an I/O error, or one it wraps (`get_ref`, which `source` skips), is of kind
+/// InvalidData.
+fn has_invalid_data(io: &std::io::Error) -> bool {
+    let mut current = Some(io);
+    while let Some(io) = current {
+        if io.kind() == std::io::ErrorKind::InvalidData {
+            return true;
+        }
+        current = io
+            .get_ref()
+            .and_then(|inner| inner.downcast_ref::<std::io::Error>());
+    }
+    false
 }
 
 fn find_source<'a, E: std::error::Error + 'static>(

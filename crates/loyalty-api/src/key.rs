@@ -118,7 +118,12 @@ mod tests {
 
     #[test]
     fn a_pasted_key_is_trimmed_and_empty_or_odd_text_is_refused() {
-        assert_eq!(ApiKey::new(format!("  {SECRET}\n")).unwrap().expose_secret(), SECRET);
+        assert_eq!(
+            ApiKey::new(format!("  {SECRET}\n"))
+                .unwrap()
+                .expose_secret(),
+            SECRET
+        );
         assert_eq!(ApiKey::new("  ").unwrap_err(), InvalidApiKey::Empty);
         assert_eq!(
             ApiKey::new("lc_test_a b").unwrap_err(),

@@ -70,7 +70,7 @@ impl<T: DeserializeOwned> Pages<T> {
                     TransportKind::UnexpectedShape,
                     "a list page has more items but no next_cursor",
                 )
-                .with_answer(page.status, page.request_id.clone())
+                .with_answer(page.http_status, page.request_id.clone())
                 .into());
             }
         };

@@ -100,7 +100,9 @@ impl Problem {
                 .and_then(|v| serde_json::from_value(v).ok())
                 .unwrap_or_default(),
             balance: wire.balance.and_then(|v| serde_json::from_value(v).ok()),
-            last_visit_at: wire.last_visit_at.and_then(|v| serde_json::from_value(v).ok()),
+            last_visit_at: wire
+                .last_visit_at
+                .and_then(|v| serde_json::from_value(v).ok()),
             retry_after: headers
                 .get("retry-after")
                 .and_then(|v| v.to_str().ok())
@@ -189,7 +191,10 @@ mod tests {
     #[test]
     fn an_unknown_code_is_kept_and_handled_by_status() {
         let problem = decode(503, HeaderMap::new(), r#"{"code":"maintenance_window"}"#).unwrap();
-        assert_eq!(problem.code, ErrorCode::Unknown("maintenance_window".into()));
+        assert_eq!(
+            problem.code,
+            ErrorCode::Unknown("maintenance_window".into())
+        );
         assert_eq!(problem.class(), ProblemClass::Server);
     }
 
@@ -199,7 +204,10 @@ mod tests {
         headers.insert("retry-after", HeaderValue::from_static("7"));
         headers.insert("request-id", HeaderValue::from_static("req_h"));
         let problem = decode(429, headers, r#"{"code":"rate_limited"}"#).unwrap();
-        assert_eq!(problem.retry_after, Some(RetryAfter::Delay(Duration::from_secs(7))));
+        assert_eq!(
+            problem.retry_after,
+            Some(RetryAfter::Delay(Duration::from_secs(7)))
+        );
         assert_eq!(problem.request_id.as_deref(), Some("req_h"));
     }
 

@@ -153,7 +153,10 @@ mod tests {
     fn both_headers_of_the_sandbox_contract_are_read() {
         let limit = RateLimit::from_headers(&headers(&[
             ("ratelimit", r#""key";r=599;t=60"#),
-            ("ratelimit-policy", r#""key";q=600;w=60, "writes";q=120;w=60"#),
+            (
+                "ratelimit-policy",
+                r#""key";q=600;w=60, "writes";q=120;w=60"#,
+            ),
         ]))
         .unwrap();
         assert_eq!(
@@ -174,8 +177,8 @@ mod tests {
 
     #[test]
     fn several_states_report_the_smallest_remaining() {
-        let states = parse_states(r#""key";r=10;t=5, "writes";r=2;t=30, "business";r=900"#)
-            .unwrap();
+        let states =
+            parse_states(r#""key";r=10;t=5, "writes";r=2;t=30, "business";r=900"#).unwrap();
         assert_eq!(states.len(), 3);
         let limit = RateLimit {
             states,

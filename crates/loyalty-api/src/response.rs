@@ -14,8 +14,9 @@ use crate::rate_limit::RateLimit;
 pub struct Response<T> {
     /// The decoded body.
     pub data: T,
-    /// The HTTP status (200 or 201).
-    pub status: u16,
+    /// The HTTP status (200 or 201). Named apart from the models' own `status`
+    /// fields, which `Deref` reaches as `response.status`.
+    pub http_status: u16,
     /// The `Request-Id` header; quote it when reporting a problem.
     pub request_id: Option<String>,
     /// True when `Idempotent-Replayed: true`: this is the stored first answer of an
@@ -31,7 +32,7 @@ impl<T> Response<T> {
     pub(crate) fn from_parts(data: T, status: u16, headers: &HeaderMap) -> Self {
         Self {
             data,
-            status,
+            http_status: status,
             request_id: request_id(headers),
             replayed: replayed(headers),
             rate_limit: RateLimit::from_headers(headers),
@@ -55,7 +56,7 @@ impl<T> Response<T> {
     pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Response<U> {
         Response {
             data: f(self.data),
-            status: self.status,
+            http_status: self.http_status,
             request_id: self.request_id,
             replayed: self.replayed,
             rate_limit: self.rate_limit,
@@ -96,7 +97,10 @@ mod tests {
         let mut headers = HeaderMap::new();
         headers.insert("request-id", HeaderValue::from_static("req_42"));
         headers.insert("idempotent-replayed", HeaderValue::from_static("true"));
-        headers.insert("date", HeaderValue::from_static("Sun, 22 Nov 2026 09:15:00 GMT"));
+        headers.insert(
+            "date",
+            HeaderValue::from_static("Sun, 22 Nov 2026 09:15:00 GMT"),
+        );
         headers.insert("ratelimit", HeaderValue::from_static(r#""key";r=5;t=9"#));
         let response = Response::from_parts((), 200, &headers);
         assert_eq!(response.request_id.as_deref(), Some("req_42"));

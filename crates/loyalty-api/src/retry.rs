@@ -267,13 +267,23 @@ mod tests {
     fn connection_failures_timeouts_and_busy_answers_are_retryable() {
         assert!(is_retryable(&transport(TransportKind::Connect, None)));
         assert!(is_retryable(&transport(TransportKind::Timeout, None)));
-        assert!(is_retryable(&transport(TransportKind::ConnectionClosed, None)));
-        assert!(is_retryable(&transport(TransportKind::BodyCutShort, Some(200))));
+        assert!(is_retryable(&transport(
+            TransportKind::ConnectionClosed,
+            None
+        )));
+        assert!(is_retryable(&transport(
+            TransportKind::BodyCutShort,
+            Some(200)
+        )));
         assert!(is_retryable(&problem(409, "idempotency_in_progress", None)));
         assert!(is_retryable(&problem(429, "rate_limited", None)));
         assert!(is_retryable(&problem(500, "internal_error", None)));
         assert!(is_retryable(&problem(503, "service_unavailable", None)));
-        assert!(is_retryable(&problem(503, "rate_limiter_unavailable", None)));
+        assert!(is_retryable(&problem(
+            503,
+            "rate_limiter_unavailable",
+            None
+        )));
         assert!(is_retryable(&transport(TransportKind::NotJson, Some(502))));
     }
 
@@ -285,7 +295,10 @@ mod tests {
         assert!(!is_retryable(&problem(401, "invalid_api_key", None)));
         assert!(!is_retryable(&problem(409, "some_new_conflict", None)));
         assert!(!is_retryable(&transport(TransportKind::Tls, None)));
-        assert!(!is_retryable(&transport(TransportKind::InvalidJson, Some(200))));
+        assert!(!is_retryable(&transport(
+            TransportKind::InvalidJson,
+            Some(200)
+        )));
         assert!(!is_retryable(&transport(TransportKind::NotJson, Some(404))));
     }
 
@@ -309,7 +322,10 @@ mod tests {
         let policy = RetryPolicy::default();
         for _ in 0..200 {
             let wait = policy.backoff(3);
-            assert!(wait >= Duration::from_secs(1) && wait <= Duration::from_secs(2), "{wait:?}");
+            assert!(
+                wait >= Duration::from_secs(1) && wait <= Duration::from_secs(2),
+                "{wait:?}"
+            );
         }
     }
 
@@ -339,12 +355,20 @@ mod tests {
     #[test]
     fn the_wait_comes_from_a_retry_after_http_date() {
         let now: Timestamp = "2026-11-22T09:15:00Z".parse().unwrap();
-        let err = problem(503, "service_unavailable", Some("Sun, 22 Nov 2026 09:15:30 GMT"));
+        let err = problem(
+            503,
+            "service_unavailable",
+            Some("Sun, 22 Nov 2026 09:15:30 GMT"),
+        );
         assert_eq!(
             no_jitter().decide(&err, 1, now),
             Decision::RetryAfter(Duration::from_secs(30))
         );
-        let past = problem(503, "service_unavailable", Some("Sun, 22 Nov 2026 09:00:00 GMT"));
+        let past = problem(
+            503,
+            "service_unavailable",
+            Some("Sun, 22 Nov 2026 09:00:00 GMT"),
+        );
         assert_eq!(
             no_jitter().decide(&past, 1, now),
             Decision::RetryAfter(Duration::ZERO)
@@ -375,7 +399,10 @@ mod tests {
             Decision::GiveUp
         );
         let busy = problem(503, "service_unavailable", None);
-        assert!(matches!(policy.decide(&busy, 4, now), Decision::RetryAfter(_)));
+        assert!(matches!(
+            policy.decide(&busy, 4, now),
+            Decision::RetryAfter(_)
+        ));
         assert_eq!(policy.decide(&busy, 5, now), Decision::GiveUp);
     }
 

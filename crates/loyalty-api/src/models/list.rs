@@ -58,9 +58,10 @@ mod tests {
         .unwrap();
         assert_eq!(page.data, [1, 2]);
         assert_eq!(page.next_cursor.unwrap().as_str(), "abc==");
-        let last: List<u32> =
-            serde_json::from_str(r#"{"object":"list","data":[],"has_more":false,"next_cursor":null}"#)
-                .unwrap();
+        let last: List<u32> = serde_json::from_str(
+            r#"{"object":"list","data":[],"has_more":false,"next_cursor":null}"#,
+        )
+        .unwrap();
         assert!(last.next_cursor.is_none());
     }
 }

@@ -149,7 +149,8 @@ mod tests {
             body,
             serde_json::json!({"card_id":"card_1","kind":"points","amount":-5,"confirm_repeat":false})
         );
-        let body = serde_json::to_value(NewScan::visit(CardId::new("card_1")).confirm_repeat()).unwrap();
+        let body =
+            serde_json::to_value(NewScan::visit(CardId::new("card_1")).confirm_repeat()).unwrap();
         assert_eq!(
             body,
             serde_json::json!({"card_id":"card_1","kind":"visit","confirm_repeat":true})

@@ -6,7 +6,7 @@ use crate::models::*;
 use crate::paginate::Pages;
 use crate::response::Response;
 #[allow(unused_imports)]
-use crate::{ids::*, idempotency::IdempotencyKey};
+use crate::{idempotency::IdempotencyKey, ids::*};
 
 const PATH: &[&str] = &["v1", "customers"];
 
@@ -36,7 +36,9 @@ impl Customers<'_> {
 
     /// `GET /v1/customers/{id}`; 404 not_found for a deleted, unknown or other business's id.
     pub async fn get(self, id: &CustomerId) -> Result<Response<Customer>, Error> {
-        self.client.get(&["v1", "customers", id.as_str()], &()).await
+        self.client
+            .get(&["v1", "customers", id.as_str()], &())
+            .await
     }
 
     /// `POST /v1/customers`: enrols a person on a pass; answers the customer with its

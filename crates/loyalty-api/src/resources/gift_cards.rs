@@ -6,7 +6,7 @@ use crate::models::*;
 use crate::paginate::Pages;
 use crate::response::Response;
 #[allow(unused_imports)]
-use crate::{ids::*, idempotency::IdempotencyKey};
+use crate::{idempotency::IdempotencyKey, ids::*};
 
 const PATH: &[&str] = &["v1", "gift_cards"];
 
@@ -36,7 +36,9 @@ impl GiftCards<'_> {
 
     /// `GET /v1/gift_cards/{id}`: the card with its ledger, newest first.
     pub async fn get(self, id: &GiftCardId) -> Result<Response<GiftCardWithTransactions>, Error> {
-        self.client.get(&["v1", "gift_cards", id.as_str()], &()).await
+        self.client
+            .get(&["v1", "gift_cards", id.as_str()], &())
+            .await
     }
 
     /// `POST /v1/gift_cards`: issues a card and emails the recipient; the answer says

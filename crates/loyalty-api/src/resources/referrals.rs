@@ -6,7 +6,7 @@ use crate::models::*;
 use crate::paginate::Pages;
 use crate::response::Response;
 #[allow(unused_imports)]
-use crate::{ids::*, idempotency::IdempotencyKey};
+use crate::{idempotency::IdempotencyKey, ids::*};
 
 const PATH: &[&str] = &["v1", "referrals"];
 
