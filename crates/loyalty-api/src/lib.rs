@@ -26,47 +26,66 @@
 //!
 //! # Example
 //!
-//! Record a visit, retrying with the same key if the network fails, then walk all
-//! customers. (Compiled, not run: it needs a server. The integration tests in
-//! `tests/api` run the same calls against the project's `loyalty-sandbox`.)
+//! Read the key's business, walk every customer, and record a visit that is retried
+//! with the same Idempotency-Key if the network fails. This example runs as a doc
+//! test against the project's own server, `loyalty-sandbox`, started in-process on
+//! a loopback port (the hidden lines); any base URL and key work the same way.
 //!
-//! ```no_run
+//! ```
 //! use futures_util::TryStreamExt;
 //! use loyalty_api::{
-//!     ApiKey, CardId, Client, ErrorCode, IdempotencyKey, ListParams, NewScan, RetryPolicy,
+//!     ApiKey, Client, Customer, ErrorCode, IdempotencyKey, KeyMode, ListParams, NewScan,
+//!     RetryPolicy,
 //! };
 //!
-//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-//! let key = ApiKey::new("lc_test_...")?;
-//! let client = Client::new("http://127.0.0.1:8787/sandbox", key)?;
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! # let sandbox = loyalty_sandbox::Sandbox::open(loyalty_sandbox::Config {
+//! #     demo: true,
+//! #     ..Default::default()
+//! # })?;
+//! # let test_key = sandbox.demo_keys().unwrap().test_key.clone();
+//! # let running = sandbox
+//! #     .serve(tokio::net::TcpListener::bind("127.0.0.1:0").await?)
+//! #     .await?;
+//! # let base_url = running.sandbox_url();
+//! let client = Client::new(base_url, ApiKey::new(test_key)?)?;
 //!
 //! let me = client.me().await?;
-//! println!("{} ({})", me.business.name, me.mode);
+//! assert_eq!(me.business.name, "Demo Coffee");
+//! assert_eq!(me.mode, KeyMode::Test);
 //!
-//! // The key is made, and stored, before the first attempt.
-//! let idempotency_key = IdempotencyKey::new_v4();
-//! let scan = NewScan::visit(CardId::new("card_123"));
-//! match RetryPolicy::default()
-//!     .retry_write(&idempotency_key, |k| client.scans().create(k, &scan))
-//!     .await
-//! {
-//!     Ok(result) => println!("visits: {}", result.card.visits),
-//!     Err(err) if err.code() == Some(&ErrorCode::RecentVisit) => {
-//!         let last = err.problem().and_then(|p| p.last_visit_at);
-//!         println!("last visit at {last:?}: ask the cashier");
-//!     }
-//!     Err(err) => return Err(err.into()),
-//! }
-//!
-//! let customers: Vec<_> = client
+//! // Every customer, page by page; the cursor goes back untouched.
+//! let customers: Vec<Customer> = client
 //!     .customers()
-//!     .pages(ListParams::new().limit(100))
+//!     .pages(ListParams::new().limit(10))
 //!     .items()
 //!     .try_collect()
 //!     .await?;
-//! println!("{} customers", customers.len());
-//! # Ok(()) }
+//! assert_eq!(customers.len(), 25);
+//!
+//! // A write: the key is made (and, in an outbox, stored) before the first attempt,
+//! // and every retry sends that same key.
+//! let card = customers[0].cards[0].id.clone();
+//! let scan = NewScan::visit(card);
+//! let key = IdempotencyKey::new_v4();
+//! match RetryPolicy::default()
+//!     .retry_write(&key, |key| client.scans().create(key, &scan))
+//!     .await
+//! {
+//!     Ok(result) => assert!(result.card.visits >= 1),
+//!     // A second visit within 15 minutes is a question for the cashier, not a failure.
+//!     Err(err) if err.code() == Some(&ErrorCode::RecentVisit) => {
+//!         assert!(err.problem().unwrap().last_visit_at.is_some());
+//!     }
+//!     Err(err) => return Err(err.into()),
+//! }
+//! # running.shutdown().await?;
+//! # Ok(())
+//! # }
 //! ```
+
+#![warn(missing_docs)]
 
 mod client;
 mod code;

@@ -28,6 +28,9 @@ async fn me_names_the_business_mode_scopes_plan_and_rate_limits() {
     }
     assert!(me.rate_limits.requests_per_key > 0 && me.rate_limits.window_seconds > 0);
     assert!(me.request_id.is_some());
+    let server_clock = me.date.expect("the answer carries a Date");
+    let skew = jiff::Timestamp::now().duration_since(server_clock).abs();
+    assert!(skew < jiff::SignedDuration::from_secs(5), "{skew:?}");
     assert!(!me.replayed);
 }
 

@@ -226,3 +226,101 @@ async fn https_to_a_plain_http_server_is_a_tls_failure() {
     assert_eq!(err.transport_kind(), Some(TransportKind::Tls), "{err}");
     assert!(!is_retryable(&err));
 }
+
+/// Accepts one connection, hands back the whole request (head and body), and
+/// answers a problem.
+async fn capture_server() -> (String, tokio::sync::oneshot::Receiver<String>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    tokio::spawn(async move {
+        let (mut socket, _) = listener.accept().await.unwrap();
+        let mut request = Vec::new();
+        let mut buf = [0u8; 4096];
+        loop {
+            let n = socket.read(&mut buf).await.unwrap();
+            request.extend_from_slice(&buf[..n]);
+            let text = String::from_utf8_lossy(&request).to_string();
+            if let Some(end) = text.find("\r\n\r\n") {
+                let length = text[..end]
+                    .lines()
+                    .find_map(|l| {
+                        let (name, value) = l.split_once(':')?;
+                        name.eq_ignore_ascii_case("content-length")
+                            .then(|| value.trim().parse::<usize>().ok())?
+                    })
+                    .unwrap_or(0);
+                if request.len() >= end + 4 + length {
+                    break;
+                }
+            }
+            if n == 0 {
+                break;
+            }
+        }
+        let body = br#"{"code":"card_not_active","status":409}"#;
+        let head = format!(
+            "HTTP/1.1 409 Conflict\r\nContent-Type: application/problem+json\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        );
+        let _ = socket.write_all(head.as_bytes()).await;
+        let _ = socket.write_all(body).await;
+        let _ = tx.send(String::from_utf8_lossy(&request).to_string());
+    });
+    (format!("http://{addr}"), rx)
+}
+
+#[tokio::test]
+async fn a_write_carries_the_key_the_idempotency_key_json_and_the_user_agent() {
+    let (base, captured) = capture_server().await;
+    let client = Client::builder(format!("{base}/sandbox"), ApiKey::new(SECRET).unwrap())
+        .timeout(Duration::from_secs(5))
+        .build()
+        .unwrap();
+    let key = loyalty_api::IdempotencyKey::new("till-1/scan-42").unwrap();
+    let err = client
+        .scans()
+        .create(
+            &key,
+            &loyalty_api::NewScan::visit(loyalty_api::CardId::new("card_9")),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), Some(&loyalty_api::ErrorCode::CardNotActive));
+
+    let request = captured.await.unwrap();
+    let (head, body) = request.split_once("\r\n\r\n").unwrap();
+    let head = head.to_ascii_lowercase();
+    assert!(
+        head.starts_with("post /sandbox/v1/scans http/1.1"),
+        "{head}"
+    );
+    assert!(head.contains(&format!(
+        "authorization: bearer {}",
+        SECRET.to_ascii_lowercase()
+    )));
+    assert!(head.contains("idempotency-key: till-1/scan-42"));
+    assert!(head.contains("content-type: application/json"));
+    assert!(head.contains(&format!(
+        "user-agent: loyalty-counter/{}",
+        env!("CARGO_PKG_VERSION")
+    )));
+    let body: serde_json::Value = serde_json::from_str(body).unwrap();
+    assert_eq!(
+        body,
+        serde_json::json!({"card_id": "card_9", "kind": "visit", "confirm_repeat": false})
+    );
+}
+
+#[tokio::test]
+async fn the_user_agent_can_be_replaced() {
+    let (base, captured) = capture_server().await;
+    let client = Client::builder(base, ApiKey::new(SECRET).unwrap())
+        .user_agent("kiosk/7")
+        .build()
+        .unwrap();
+    let _ = client.me().await;
+    let request = captured.await.unwrap().to_ascii_lowercase();
+    assert!(request.contains("user-agent: kiosk/7"), "{request}");
+    assert!(request.starts_with("get /v1/me http/1.1"));
+}
