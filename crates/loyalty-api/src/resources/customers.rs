@@ -2,11 +2,11 @@
 
 use crate::client::Client;
 use crate::error::Error;
-use crate::models::*;
+use crate::idempotency::IdempotencyKey;
+use crate::ids::CustomerId;
+use crate::models::{Customer, List, ListParams, NewCustomer};
 use crate::paginate::Pages;
 use crate::response::Response;
-#[allow(unused_imports)]
-use crate::{idempotency::IdempotencyKey, ids::*};
 
 const PATH: &[&str] = &["v1", "customers"];
 

@@ -2,11 +2,14 @@
 
 use crate::client::Client;
 use crate::error::Error;
-use crate::models::*;
+use crate::idempotency::IdempotencyKey;
+use crate::ids::GiftCardId;
+use crate::models::{
+    GiftCard, GiftCardPayment, GiftCardWithTransactions, IssuedGiftCard, List, ListParams,
+    NewGiftCard, NewPayment,
+};
 use crate::paginate::Pages;
 use crate::response::Response;
-#[allow(unused_imports)]
-use crate::{idempotency::IdempotencyKey, ids::*};
 
 const PATH: &[&str] = &["v1", "gift_cards"];
 

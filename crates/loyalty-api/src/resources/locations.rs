@@ -2,11 +2,9 @@
 
 use crate::client::Client;
 use crate::error::Error;
-use crate::models::*;
+use crate::models::{List, ListParams, Location};
 use crate::paginate::Pages;
 use crate::response::Response;
-#[allow(unused_imports)]
-use crate::{idempotency::IdempotencyKey, ids::*};
 
 const PATH: &[&str] = &["v1", "locations"];
 

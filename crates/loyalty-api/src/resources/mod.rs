@@ -1,4 +1,5 @@
-//! The operations, one module per resource. Each is reached from the [`Client`]:
+//! The operations, one module per resource. Each is reached from the
+//! [`Client`](crate::Client):
 //! `client.customers().get(&id)`, `client.scans().create(&key, &scan)`.
 //!
 //! Every write takes the caller's [`IdempotencyKey`](crate::IdempotencyKey): a
@@ -23,6 +24,3 @@ pub use passes::Passes;
 pub use referrals::Referrals;
 pub use scans::Scans;
 pub use webhook_endpoints::WebhookEndpoints;
-
-#[allow(unused_imports)]
-use crate::Client;

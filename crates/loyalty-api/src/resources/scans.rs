@@ -2,11 +2,10 @@
 
 use crate::client::Client;
 use crate::error::Error;
-use crate::models::*;
+use crate::idempotency::IdempotencyKey;
+use crate::models::{List, ListParams, NewScan, Scan, ScanResult};
 use crate::paginate::Pages;
 use crate::response::Response;
-#[allow(unused_imports)]
-use crate::{idempotency::IdempotencyKey, ids::*};
 
 const PATH: &[&str] = &["v1", "scans"];
 

@@ -105,6 +105,12 @@ async fn a_scheduled_message_is_cancelled_and_cancelling_again_gives_the_same_an
 #[tokio::test]
 async fn cancelling_an_unknown_message_is_not_found() {
     let env = Env::start().await;
+    // A real preview first, so that a missing route cannot pass for a not_found.
+    env.client
+        .broadcasts()
+        .preview(&key(), &message(&env))
+        .await
+        .unwrap();
     let err = env
         .client
         .broadcasts()
@@ -287,6 +293,12 @@ async fn the_plan_and_the_months_quota_limit_messages() {
 #[tokio::test]
 async fn previewing_for_an_unknown_pass_is_not_found() {
     let env = Env::start().await;
+    // A real preview first, so that a missing route cannot pass for a not_found.
+    env.client
+        .broadcasts()
+        .preview(&key(), &message(&env))
+        .await
+        .unwrap();
     let message = BroadcastMessage {
         pass_id: loyalty_api::PassId::new("pass_nope"),
         ..message(&env)
