@@ -350,6 +350,23 @@ mod tests {
     }
 
     #[test]
+    fn clients_futures_and_errors_can_cross_threads() {
+        fn send<T: Send>(_: &T) {}
+        fn send_sync<T: Send + Sync + 'static>() {}
+        send_sync::<Error>();
+        send_sync::<Client>();
+        let client = Client::new("http://x", key()).unwrap();
+        let idempotency_key = IdempotencyKey::new("k").unwrap();
+        let scan = crate::NewScan::visit(crate::CardId::new("card_1"));
+        let write = client.scans().create(&idempotency_key, &scan);
+        send(&write);
+        let read = client.me();
+        send(&read);
+        let items = client.customers().pages(crate::ListParams::new()).items();
+        send(&items);
+    }
+
+    #[test]
     fn the_default_user_agent_names_the_app_and_version() {
         assert!(DEFAULT_USER_AGENT.starts_with("loyalty-counter/0."));
     }

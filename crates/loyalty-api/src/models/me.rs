@@ -24,6 +24,18 @@ string_enum!(
     }
 );
 
+string_enum!(
+    /// The plan of the account that owns the key; only Enterprise has API access.
+    Plan {
+        /// Free.
+        Free => "free",
+        /// Pro.
+        Pro => "pro",
+        /// Enterprise: API access.
+        Enterprise => "enterprise",
+    }
+);
+
 /// The business that owns the key.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct BusinessRef {
@@ -64,8 +76,8 @@ pub struct Me {
     pub key: KeyRef,
     /// Live or test.
     pub mode: KeyMode,
-    /// The plan's code (`enterprise`).
-    pub plan: String,
+    /// The plan.
+    pub plan: Plan,
     /// The plan's human name.
     pub plan_name: String,
     /// The rate limits.

@@ -19,6 +19,28 @@ string_enum!(
 );
 
 string_enum!(
+    /// The payload format of an endpoint.
+    WebhookFormat {
+        /// Version 2 payloads (dated definitions such as scan.voided 2026-11).
+        V2 => "v2",
+    }
+);
+
+string_enum!(
+    /// The name of an event an endpoint subscribes to (the full list is open).
+    EventName {
+        /// A customer was enrolled.
+        CustomerCreated => "customer.created",
+        /// A scan was recorded.
+        ScanRecorded => "scan.recorded",
+        /// A payment was taken from a gift card.
+        GiftCardSpent => "gift_card.spent",
+        /// A scan or spend was undone at the counter.
+        ScanVoided => "scan.voided",
+    }
+);
+
+string_enum!(
     /// A delivery's outcome.
     DeliveryStatus {
         /// Delivered.
@@ -49,10 +71,10 @@ pub struct WebhookEndpoint {
     pub url: String,
     /// Its status.
     pub status: EndpointStatus,
-    /// The event names it subscribes to.
-    pub events: Vec<String>,
-    /// The payload format (`v2`).
-    pub format: String,
+    /// The events it subscribes to.
+    pub events: Vec<EventName>,
+    /// The payload format.
+    pub format: WebhookFormat,
     /// Created.
     pub created_at: Timestamp,
     /// Failures in a row.

@@ -1,7 +1,8 @@
 //! Every read endpoint, decoded into the models.
 
 use loyalty_api::{
-    CustomerId, ErrorCode, KeyMode, ListParams, LoyaltyType, PassId, PassStatus, Scope,
+    CustomerId, ErrorCode, EventName, KeyMode, ListParams, LoyaltyType, PassId, PassStatus, Plan,
+    Scope, WebhookFormat,
 };
 use reqwest::Method;
 use serde_json::json;
@@ -15,7 +16,7 @@ async fn me_names_the_business_mode_scopes_plan_and_rate_limits() {
     assert_eq!(me.business.id.as_str(), env.business_id);
     assert_eq!(me.business.name, "Test Café");
     assert_eq!(me.mode, KeyMode::Test);
-    assert_eq!(me.plan, "enterprise");
+    assert_eq!(me.plan, Plan::Enterprise);
     assert!(!me.plan_name.is_empty());
     assert!(me.key.prefix.starts_with("lc_test_"));
     for scope in [
@@ -203,8 +204,8 @@ async fn locations_referrals_and_webhook_endpoints_are_listed() {
         !endpoint.url.contains("secret"),
         "the query string is left out"
     );
-    assert_eq!(endpoint.events, ["scan.recorded"]);
-    assert_eq!(endpoint.format, "v2");
+    assert_eq!(endpoint.events, [EventName::ScanRecorded]);
+    assert_eq!(endpoint.format, WebhookFormat::V2);
 }
 
 #[tokio::test]
