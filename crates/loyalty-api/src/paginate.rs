@@ -49,8 +49,9 @@ impl<T: DeserializeOwned> Pages<T> {
         }
     }
 
-    /// The next page, or None after the last. After an error the same page is asked
-    /// for again on the next call, so a caller may retry.
+    /// The next page, or None after the last. After a failed request the same page
+    /// is asked for again on the next call, so a caller may retry; a page that claims
+    /// more items but gives no cursor is an error that ends the walk.
     pub async fn next_page(&mut self) -> Result<Option<Response<List<T>>>, Error> {
         let params = match &self.state {
             State::Done => return Ok(None),

@@ -324,3 +324,24 @@ async fn the_user_agent_can_be_replaced() {
     assert!(request.contains("user-agent: kiosk/7"), "{request}");
     assert!(request.starts_with("get /v1/me http/1.1"));
 }
+
+#[tokio::test]
+async fn a_list_that_claims_more_pages_without_a_cursor_ends_with_an_error() {
+    let base = raw_server(Then::Answer(
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 62\r\n\r\n{\"object\":\"list\",\"data\":[],\"has_more\":true,\"next_cursor\":null}",
+    ))
+    .await;
+    let mut pages = client(&base)
+        .locations()
+        .pages(loyalty_api::ListParams::new());
+    let err = pages.next_page().await.unwrap_err();
+    assert_eq!(
+        err.transport_kind(),
+        Some(TransportKind::UnexpectedShape),
+        "{err}"
+    );
+    assert!(
+        pages.next_page().await.unwrap().is_none(),
+        "it does not loop"
+    );
+}
