@@ -1,1 +1,151 @@
-//! Decisions (filled below).
+//! # Decisions: every choice the spec leaves open, and the answer taken
+//!
+//! `api-v1.md` marks some points "not shown"; `sandbox-control.md` fixes some and
+//! leaves others to the implementation. This page lists each choice this server
+//! made, so a client, a test or part 2 can rely on it. (Part 2 — messages, stats,
+//! webhook delivery, OpenAPI — adds its own section.)
+//!
+//! ## Wire conventions
+//!
+//! - **Problem `type`**: `https://loyalty-counter.example/developers/errors#<code>`
+//!   ([`crate::error::SITE_URL`]). `param` is omitted when no field is concerned.
+//! - **Success status**: every answer that succeeds is `200 OK`, writes included
+//!   (one status to branch on; the body's `object` says what it is).
+//! - **Ids**: `<prefix>_` and 24 random base62 characters (`biz_`, `key_`, `pass_`,
+//!   `cus_`, `card_`, `scan_`, `gc_`, `gctx_` for ledger entries and payments, `loc_`,
+//!   `ref_`, `we_`, `evt_`, `eff_`, `req_` for request ids).
+//! - **Keys**: `lc_live_` / `lc_test_` and 32 base62 characters; `prefix` is the first
+//!   12 characters. Stored as SHA-256 only, compared in constant time.
+//! - **Timestamps**: UTC, milliseconds, `Z`. **Money**: decimal strings with two
+//!   decimals; a currency whose minor unit has three decimals (BHD, KWD, ...) prints
+//!   three, so no amount is ever rounded (`"1.250"`). Currencies without a minor unit
+//!   in ISO 4217 (XAU, XDR, ...) are refused.
+//! - **Unknown fields** of a body and **unknown query parameters** are ignored
+//!   (v1 only ever adds). A repeated query parameter answers invalid_parameter.
+//! - **Bodies** larger than 64 KiB answer 422 validation_failed (`body`, `too_long`).
+//! - **Codes inside `errors` items**: `required`, `invalid_type`, `invalid_value`,
+//!   `too_long`, `out_of_range`, `invalid_json`, `unsupported_content_type`.
+//! - **Extra members**: `customer_exists` also carries `customer_id` (the same id the
+//!   detail names); `scan_result` also carries `id` (the scan's id).
+//!
+//! ## Routing, authentication, limits
+//!
+//! - Unknown routes answer 404 not_found and wrong methods 405 method_not_allowed
+//!   (both problems, before authentication). `OPTIONS` is a wrong method: no CORS
+//!   header is ever sent.
+//! - Authentication order: credentials, key state, place, plan, scope, then the rate
+//!   limit (see [`crate::http::auth`]). A header that is not `Bearer <token>` is
+//!   authentication_required; `lco_...` tokens and JWT-shaped tokens are
+//!   not_supported_yet; anything else unknown is invalid_api_key.
+//! - `forbidden` is never sent in part 1 (no per-business refusal exists beyond the
+//!   others); `test_key_not_supported` is never sent (as the spec says);
+//!   `rate_limiter_unavailable` is never sent (limits are in memory) and
+//!   `service_unavailable` only through `/_sandbox/faults`.
+//! - **Rate limits** ([`crate::ratelimit`]): defaults `requests_per_key` 6000,
+//!   `requests_per_business` 12000, `writes_per_key` 1200, `window_seconds` 60, fixed
+//!   windows on the server's clock. The business counter spans all its keys in both
+//!   places. Refused requests are not counted. `RateLimit` always reports the key's
+//!   window. Requests with no authenticated key (401, unknown routes, control routes)
+//!   report the default policy with the whole quota left (`r` = `q`).
+//! - Failed authentications are limited per client address: after 100 in a minute,
+//!   429 rate_limited until the minute ends.
+//!
+//! ## Idempotency ([`crate::http::write`])
+//!
+//! - A malformed `Idempotency-Key` (empty, over 255, or not visible ASCII) answers
+//!   422 validation_failed with `param` `Idempotency-Key` (missing is 400
+//!   idempotency_key_required).
+//! - Same request = same API key, same path (without `/sandbox`) and the same body
+//!   as canonical JSON (key order does not matter).
+//! - `409 idempotency_in_progress` carries `Retry-After: 1`.
+//! - A replay answers the stored status and body with `Idempotent-Replayed: true`;
+//!   its `Request-Id` header is the new request's, the body keeps the first one's.
+//! - The stored answer is found before the body is validated: a stored key reused
+//!   with a malformed body answers idempotency_key_reused.
+//!
+//! ## Lists ([`crate::http::list`])
+//!
+//! - Default `limit` 20, at most 100. Order: `created_at` descending, then id
+//!   descending (items made in the same millisecond are ordered by their random id).
+//! - Filters: passes `status`; customers `email` (exact, case-insensitive) and
+//!   `pass_id`; scans `customer_id` and `kind` (`visit`, `points`); gift cards
+//!   `status`. Locations, referrals and webhook endpoints have none.
+//! - A changed `limit` keeps a cursor valid (it is not a filter); anything else
+//!   changed answers invalid_cursor. Cursors survive restarts (their key is in the db).
+//!
+//! ## Resources
+//!
+//! - **pass**: `tier_rewards` is always `[]` (no tiers here); `logo_url` and
+//!   `cover_image_url` are null; colours are fixed.
+//! - **card**: `status` is `active`, `deleted` (its customer was deleted, or the
+//!   control route) or `replaced` (control route); nothing brings a card back to
+//!   active. `wallet` is `apple` or `google`.
+//! - **scan** records: `kind` is `visit` or `points` (a points deduction is a
+//!   `points` scan with negative `points`). `amount` is the request's amount with two
+//!   decimals (`"0.00"` for a visit); `points` is the change really applied.
+//!   Redemptions are stored (for the undo) but never listed.
+//! - **customer**: `phone` is null for customers enrolled through the API (the API has
+//!   no phone field); demo customers have one.
+//! - **referral**: places are separate, so live lists never meet a test card, and
+//!   the sandbox lists its own referrals (all between demo, i.e. test, cards) just as
+//!   the contract has the sandbox list its own scans; the demo holds three.
+//! - **webhook endpoints** belong to the business, not a place: both places list
+//!   all of them (`test_events` is shown too).
+//! - **gift card**: `template_id` is `tmpl_` plus the pass id's tail; the card is
+//!   linked (`customer_id`) to the customer of the pass with the recipient's email,
+//!   if any. Its ledger starts with an `issue` entry; payments are `spend` entries.
+//!   A payment's id is its ledger entry's id. The spec's "move into cancelled" is the
+//!   control route (from issued or active; a depleted card stays depleted).
+//!
+//! ## Writes
+//!
+//! Body rules are listed in [`crate::http::writes`]. Rules of scans are in
+//! [`crate::rules::scan`] (what reaching the goal does: a reward is earned and the
+//! count starts again from 0; points never go past the goal), of payments in
+//! [`crate::rules::payment`] (check order: status, currency, balance).
+//! Enrolment checks the pass, then the email (`customer_exists`), then the allowance
+//! (`customer_limit_reached`: the business's `customer_limit` live, 500 in the
+//! sandbox). Extension: `location_id` is accepted on scans and payments and must
+//! be a location of the place (404 not_found, `param` location_id).
+//!
+//! ## Effects and events
+//!
+//! Every effect has `kind`, `at`, `place`, `sent` and `reason` (`null` when sent,
+//! `"sandbox"` in the sandbox, where nothing is sent). Emails add `to`, `template`
+//! (`welcome`, `gift_card_issued`, `gift_card_receipt`), `locale`; wallet updates add
+//! `card_id` or `gift_card_id`; team notices add `message`, `customer_id`.
+//! Events are rows of the `events` table written in the write's transaction:
+//! `customer.created` (`data.object` = the customer), `scan.recorded` (`data.object`
+//! = the scan_result; redemptions included), `gift_card.spent` (`data.object` = the
+//! payment), `scan.voided` (the 2026-11 payload; see [`crate::actions::undo`]).
+//! `livemode` is false in the sandbox. Delivery is part 2's worker.
+//!
+//! ## Control routes
+//!
+//! - Defaults of `POST /_sandbox/businesses`: name `Business`, plan `enterprise`.
+//!   The sandbox's demo pass copies the live pass's rules (type, goal, reward), or is
+//!   the default ten-visit pass when the business has none; its demo scans follow it.
+//! - `POST /_sandbox/keys`: `scopes` defaults to all six. `POST /_sandbox/clock`:
+//!   `advance_seconds` must be 0 or more (the clock only moves forward).
+//! - `/_sandbox/undo`: 409 `undo_window_passed` after five seconds, 409
+//!   `nothing_to_undo` when there is no scan or spend left to undo.
+//! - `/_sandbox/seed`: customers enrolled over the past 90 days and scans after their
+//!   enrolment, 15 minutes apart per card, applied by the rules; scans that would fall
+//!   after now are dropped, so `scans` in the answer may be a little lower than asked.
+//!   With `customers` 0 the scans go to the place's existing active cards. A sandbox
+//!   never goes past 500 customers (400). Same seed, same data (ids aside).
+//! - `/_sandbox/faults`: `path` is matched as a prefix of the path without
+//!   `/sandbox`; `status` must be 400–599; a 429 or 503 fault carries Retry-After: 1.
+//!   Extensions: `delay_ms`, `DELETE /_sandbox/faults`, `GET /_sandbox/events`,
+//!   `GET /_sandbox/gift_cards/{id}/transactions` (see [`crate::http::control`]).
+//! - Claiming an active card answers it unchanged; claiming a cancelled or depleted
+//!   card answers 409 gift_card_cancelled / gift_card_depleted.
+//!
+//! ## Storage and durability
+//!
+//! One SQLite connection behind a mutex, used from `spawn_blocking`: the single
+//! writer that makes payments on one card strictly sequential. Every write is one
+//! `BEGIN IMMEDIATE` transaction holding the change, its effects, its events and its
+//! stored idempotent answer. A file database uses WAL with `synchronous=FULL`, so a
+//! write is on disk before it is answered (it survives `kill -9`). Without `--db`
+//! the database is in memory. The schema version is `PRAGMA user_version` (now 1).

@@ -47,6 +47,7 @@ async fn main() -> anyhow::Result<()> {
         .await
         .with_context(|| format!("listening on {}", args.listen))?;
     let addr = listener.local_addr().context("reading the bound address")?;
+    let stop = stop_signal()?;
 
     {
         let mut out = std::io::stdout().lock();
@@ -59,31 +60,33 @@ async fn main() -> anyhow::Result<()> {
     }
     tracing::info!(%addr, db = ?args.db, control = args.control, "serving");
 
-    loyalty_sandbox::serve_until(listener, sandbox.router(), stop_signal())
+    loyalty_sandbox::serve_until(listener, sandbox.router(), stop)
         .await
         .context("serving")?;
     tracing::info!("stopped");
     Ok(())
 }
 
-/// Completes on Ctrl-C or SIGTERM.
-async fn stop_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// Installs the Ctrl-C and SIGTERM handlers now (before the first line is printed,
+/// so a signal sent as soon as the address is known still stops the server cleanly)
+/// and returns a future that completes on either.
+fn stop_signal() -> anyhow::Result<impl std::future::Future<Output = ()> + Send + 'static> {
     #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut term = signal(SignalKind::terminate()).context("installing the SIGTERM handler")?;
+        let mut int = signal(SignalKind::interrupt()).context("installing the Ctrl-C handler")?;
+        Ok(async move {
+            tokio::select! {
+                _ = term.recv() => {},
+                _ = int.recv() => {},
             }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
+        })
+    }
     #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {},
-        _ = term => {},
+    {
+        Ok(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
     }
 }

@@ -8,7 +8,7 @@
 //! (every ledger entry, for checks that need more than the 20 the API shows).
 
 use axum::body::Bytes;
-use axum::extract::{Path, Query, Request, State};
+use axum::extract::{Query, Request, State};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, patch, post};
@@ -172,7 +172,7 @@ async fn create_business(State(state): State<AppState>, bytes: Bytes) -> ApiResu
 
 async fn update_business(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    super::Id(id): super::Id,
     bytes: Bytes,
 ) -> ApiResult<Json<Value>> {
     let map = body(&bytes)?;
@@ -333,7 +333,7 @@ async fn create_key(State(state): State<AppState>, bytes: Bytes) -> ApiResult<Js
 
 async fn revoke_key(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    super::Id(id): super::Id,
     bytes: Bytes,
 ) -> ApiResult<Json<Value>> {
     body(&bytes)?;
@@ -362,7 +362,7 @@ async fn advance_clock(State(state): State<AppState>, bytes: Bytes) -> ApiResult
 
 async fn claim_gift_card(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    super::Id(id): super::Id,
     bytes: Bytes,
 ) -> ApiResult<Json<Value>> {
     body(&bytes)?;
@@ -387,7 +387,7 @@ async fn claim_gift_card(
 
 async fn cancel_gift_card(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    super::Id(id): super::Id,
     bytes: Bytes,
 ) -> ApiResult<Json<Value>> {
     body(&bytes)?;
@@ -430,7 +430,7 @@ async fn gift_card_change(
 
 async fn gift_card_transactions(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    super::Id(id): super::Id,
 ) -> ApiResult<Json<Value>> {
     let answer = state
         .db()
@@ -454,7 +454,7 @@ async fn gift_card_transactions(
 
 async fn set_card_status(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    super::Id(id): super::Id,
     bytes: Bytes,
 ) -> ApiResult<Json<Value>> {
     let map = body(&bytes)?;
@@ -478,7 +478,7 @@ async fn set_card_status(
 
 async fn delete_customer(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    super::Id(id): super::Id,
 ) -> ApiResult<Json<Value>> {
     let clock = state.clock().clone();
     let found = {

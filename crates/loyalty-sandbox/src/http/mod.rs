@@ -188,3 +188,22 @@ fn injected(status: u16, code: &str, request_id: &str) -> Response {
     };
     problem_response(&problem, request_id)
 }
+
+/// The `{id}` of a route; an id that cannot be read answers 404 like an unknown one
+/// (never axum's plain-text rejection).
+#[derive(Debug, Clone)]
+pub struct Id(pub String);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Id {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, ApiError> {
+        axum::extract::Path::<String>::from_request_parts(parts, state)
+            .await
+            .map(|axum::extract::Path(id)| Id(id))
+            .map_err(|_| ApiError::new(Code::NotFound, "No such id."))
+    }
+}

@@ -1,7 +1,7 @@
 //! The read routes (scope `read`).
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::Uri;
 use serde_json::{Value, json};
 
@@ -53,7 +53,7 @@ pub async fn list_passes(
 pub async fn get_pass(
     State(state): State<AppState>,
     caller: Caller,
-    Path(id): Path<String>,
+    super::Id(id): super::Id,
 ) -> ApiResult<Json<Value>> {
     let scope = caller.scope();
     let found = {
@@ -106,7 +106,7 @@ pub async fn list_customers(
 pub async fn get_customer(
     State(state): State<AppState>,
     caller: Caller,
-    Path(id): Path<String>,
+    super::Id(id): super::Id,
 ) -> ApiResult<Json<Value>> {
     let scope = caller.scope();
     let found = {
@@ -220,7 +220,7 @@ pub async fn list_gift_cards(
 pub async fn get_gift_card(
     State(state): State<AppState>,
     caller: Caller,
-    Path(id): Path<String>,
+    super::Id(id): super::Id,
 ) -> ApiResult<Json<Value>> {
     let scope = caller.scope();
     let found = {

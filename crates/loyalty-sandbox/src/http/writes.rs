@@ -18,7 +18,7 @@
 //!   `currency` (three letters), `reference` (optional, at most 200),
 //!   `location_id` (optional, extension).
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::Response;
 
 use super::auth::Caller;
@@ -195,7 +195,7 @@ pub async fn issue_gift_card(
 pub async fn pay_gift_card(
     State(state): State<AppState>,
     caller: Caller,
-    Path(id): Path<String>,
+    super::Id(id): super::Id,
     input: WriteInput,
 ) -> Response {
     write::run(&state, caller, input, move |conn, ctx, body| {
