@@ -133,7 +133,8 @@
 //!   enrolment, 15 minutes apart per card, applied by the rules; scans that would fall
 //!   after now are dropped, so `scans` in the answer may be a little lower than asked.
 //!   With `customers` 0 the scans go to the place's existing active cards. A sandbox
-//!   never goes past 500 customers (400). Same seed, same data (ids aside).
+//!   never goes past 500 customers (400); a live seed ignores the plan's
+//!   `customer_limit` (it is a tool for load work). Same seed, same data (ids aside).
 //! - `/_sandbox/faults`: `path` is matched as a prefix of the path without
 //!   `/sandbox`; `status` must be 400–599; a 429 or 503 fault carries Retry-After: 1.
 //!   Extensions: `delay_ms`, `DELETE /_sandbox/faults`, `GET /_sandbox/events`,

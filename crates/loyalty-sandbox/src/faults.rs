@@ -5,7 +5,9 @@
 //!
 //! - `status` + `code`: answer that problem without doing anything (any method);
 //! - `drop_after_commit: true`: do the write, commit, then close the connection with
-//!   no answer (writes only, i.e. POST);
+//!   no answer (writes only, i.e. POST). The connection is closed by unwinding its
+//!   task with `resume_unwind` (no panic hook, no output), so this fault needs a
+//!   build that unwinds (`panic = "unwind"`, the default);
 //! - `delay_ms` (an extension of the contract): hold the request that long before
 //!   handling it; for writes the hold comes after the Idempotency-Key is marked in
 //!   progress, so a second request with the same key meets 409 idempotency_in_progress.
