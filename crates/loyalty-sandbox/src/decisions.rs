@@ -66,7 +66,8 @@
 //! ## Lists ([`crate::http::list`])
 //!
 //! - Default `limit` 20, at most 100. Order: `created_at` descending, then id
-//!   descending (items made in the same millisecond are ordered by their random id).
+//!   descending; ids sort by creation ([`crate::ids`]), so items made in the same
+//!   millisecond still come newest first.
 //! - Filters: passes `status`; customers `email` (exact, case-insensitive) and
 //!   `pass_id`; scans `customer_id` and `kind` (`visit`, `points`); gift cards
 //!   `status`. Locations, referrals and webhook endpoints have none.
