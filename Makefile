@@ -54,10 +54,10 @@ bindings-fresh: rust-test
 
 ## e2e: only the end-to-end tests, on the built app under Xvfb (one at a time: fixed ports).
 e2e: app
-	$(HEADLESS) cargo test -p loyalty-counter-e2e $(FEATURES) -- --test-threads=1
+	$(HEADLESS) cargo test -p loyalty-counter-e2e -- --test-threads=1
 
 ## e2e-shots: a screenshot of every screen, in target/e2e-shots/.
 e2e-shots: app
 	rm -rf target/e2e-shots
-	E2E_SHOTS_DIR=$(CURDIR)/target/e2e-shots $(HEADLESS) cargo test -p loyalty-counter-e2e $(FEATURES) -- --test-threads=1
+	E2E_SHOTS_DIR=$(CURDIR)/target/e2e-shots $(HEADLESS) cargo test -p loyalty-counter-e2e -- --test-threads=1
 	@ls target/e2e-shots

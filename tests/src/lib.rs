@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, bail, ensure};
 use thirtyfour::prelude::*;
 
 /// The fixed ports of tauri-driver: end-to-end tests therefore run one at a time.
@@ -25,7 +25,8 @@ const NATIVE_PORT: u16 = 4445;
 
 /// The workspace root, where `target/` lives.
 pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+    let tests = Path::new(env!("CARGO_MANIFEST_DIR"));
+    tests.parent().unwrap_or(tests).to_path_buf()
 }
 
 /// A running app under WebDriver, with its own home folder.
@@ -58,6 +59,8 @@ impl App {
             .env("XDG_CONFIG_HOME", home.join("config"))
             .env("XDG_CACHE_HOME", home.join("cache"))
             .env("NO_AT_BRIDGE", "1")
+            // Without GL under Xvfb, composited pages snapshot blank and WebDriver
+            // screenshots hang: draw without compositing and capture the X screen instead.
             .env("WEBKIT_DISABLE_COMPOSITING_MODE", "1")
             .stdout(Stdio::null())
             .stderr(Stdio::inherit())
@@ -104,7 +107,7 @@ impl App {
         if outcome.is_err() {
             let dir = workspace_root().join("target/e2e-artifacts").join(&self.name);
             std::fs::create_dir_all(&dir)?;
-            let _ = self.driver.screenshot(&dir.join("screenshot.png")).await;
+            let _ = capture_screen(&dir.join("screenshot.png"));
             if let Ok(source) = self.driver.source().await {
                 let _ = std::fs::write(dir.join("page.html"), source);
             }
@@ -123,8 +126,30 @@ pub async fn shot(driver: &WebDriver, screen: &str) -> Result<()> {
     if let Some(dir) = std::env::var_os("E2E_SHOTS_DIR") {
         let dir = PathBuf::from(dir);
         std::fs::create_dir_all(&dir)?;
-        driver.screenshot(&dir.join(format!("{screen}.png"))).await?;
+        // Lets the page finish painting what the test just waited for.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        capture_screen(&dir.join(format!("{screen}.png")))?;
     }
+    let _ = driver;
+    Ok(())
+}
+
+/// Saves what the X display shows of the app's window (the real pixels) as a PNG, with
+/// ImageMagick; the whole screen when the window cannot be found.
+pub fn capture_screen(path: &Path) -> Result<()> {
+    let window = Command::new("xdotool")
+        .args(["search", "--onlyvisible", "--name", "^Loyalty Counter$"])
+        .output()
+        .ok()
+        .and_then(|out| String::from_utf8(out.stdout).ok())
+        .and_then(|ids| ids.lines().next().map(str::to_owned))
+        .unwrap_or_else(|| "root".to_owned());
+    let status = Command::new("import")
+        .args(["-window", &window])
+        .arg(path)
+        .status()
+        .context("ImageMagick's `import` is missing (`make test` installs it)")?;
+    ensure!(status.success(), "`import` failed with {status}");
     Ok(())
 }
 

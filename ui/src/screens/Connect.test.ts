@@ -1,0 +1,28 @@
+import { fireEvent, render, screen } from '@testing-library/svelte';
+import { describe, expect, it } from 'vitest';
+import Connect from './Connect.svelte';
+
+describe('Connect', () => {
+  it('offers a key field, a base URL field and the demo', () => {
+    render(Connect);
+    expect(screen.getByRole('heading', { name: 'Connect' })).toBeTruthy();
+    expect(screen.getByLabelText('API key')).toBeTruthy();
+    expect(screen.getByLabelText('Base URL')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Try the demo' })).toBeTruthy();
+  });
+
+  it('keeps the key hidden as it is typed', () => {
+    render(Connect);
+    expect(screen.getByLabelText('API key').getAttribute('type')).toBe('password');
+  });
+
+  it('explains a plain-http address to another computer once the field is left', async () => {
+    render(Connect);
+    const field = screen.getByLabelText('Base URL');
+    await fireEvent.input(field, { target: { value: 'http://api.example.com' } });
+    expect(field.getAttribute('aria-invalid')).toBe('false');
+    await fireEvent.blur(field);
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByRole('status').textContent).toContain('https://');
+  });
+});
