@@ -27,7 +27,10 @@ pub fn app_info(app: tauri::AppHandle) -> Result<AppInfo, CommandError> {
     let paths = app.path();
     let folder = |dir: tauri::Result<std::path::PathBuf>| {
         dir.map(|d| d.display().to_string()).map_err(|e| {
-            CommandError::new("app_dir_unavailable", format!("The app's folders are unavailable: {e}"))
+            CommandError::new(
+                "app_dir_unavailable",
+                format!("The app's folders are unavailable: {e}"),
+            )
         })
     };
     Ok(AppInfo {

@@ -32,7 +32,10 @@ pub fn run() {
             let log_dir = app.path().app_log_dir()?;
             // The guard flushes the file writer when dropped: keep it for the app's life.
             app.manage(logging::init(&log_dir)?);
-            tracing::info!(version = env!("CARGO_PKG_VERSION"), "Loyalty Counter started");
+            tracing::info!(
+                version = env!("CARGO_PKG_VERSION"),
+                "Loyalty Counter started"
+            );
             Ok(())
         })
         .invoke_handler(tauri::generate_handler![commands::app_info])

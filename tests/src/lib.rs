@@ -44,16 +44,24 @@ impl App {
         let application = std::env::var_os("LOYALTY_COUNTER_APP")
             .map(PathBuf::from)
             .unwrap_or_else(|| workspace_root().join("target/debug/loyalty-counter"));
-        let application = application
-            .canonicalize()
-            .with_context(|| format!("the app binary {} is missing: run `make app` first", application.display()))?;
+        let application = application.canonicalize().with_context(|| {
+            format!(
+                "the app binary {} is missing: run `make app` first",
+                application.display()
+            )
+        })?;
 
         let home = workspace_root().join("target/e2e-home").join(name);
         let _ = std::fs::remove_dir_all(&home);
         std::fs::create_dir_all(&home)?;
 
         let driver_process = Command::new("tauri-driver")
-            .args(["--port", &DRIVER_PORT.to_string(), "--native-port", &NATIVE_PORT.to_string()])
+            .args([
+                "--port",
+                &DRIVER_PORT.to_string(),
+                "--native-port",
+                &NATIVE_PORT.to_string(),
+            ])
             .env("HOME", &home)
             .env("XDG_DATA_HOME", home.join("data"))
             .env("XDG_CONFIG_HOME", home.join("config"))
@@ -81,7 +89,9 @@ impl App {
             Err(first) => {
                 eprintln!("first WebDriver session failed ({first}); retrying once");
                 tokio::time::sleep(Duration::from_secs(2)).await;
-                WebDriver::new(driver_url(), capabilities).await.context("no WebDriver session")?
+                WebDriver::new(driver_url(), capabilities)
+                    .await
+                    .context("no WebDriver session")?
             }
         };
         Ok(Self {
@@ -105,7 +115,9 @@ impl App {
     /// Ends the session; on failure saves a screenshot and the page source first.
     pub async fn finish(mut self, outcome: Result<()>) -> Result<()> {
         if outcome.is_err() {
-            let dir = workspace_root().join("target/e2e-artifacts").join(&self.name);
+            let dir = workspace_root()
+                .join("target/e2e-artifacts")
+                .join(&self.name);
             std::fs::create_dir_all(&dir)?;
             let _ = capture_screen(&dir.join("screenshot.png"));
             if let Ok(source) = self.driver.source().await {

@@ -17,7 +17,10 @@ async fn the_window_opens_on_connect_and_shows_what_rust_answered() -> anyhow::R
         // through IPC, not just that the page loaded.
         let info = text_of(&driver, By::Id("app-info"), Duration::from_secs(10)).await?;
         let expected = format!("Loyalty Counter {}", env!("CARGO_PKG_VERSION"));
-        ensure!(info == expected, "app_info shown as {info:?}, expected {expected:?}");
+        ensure!(
+            info == expected,
+            "app_info shown as {info:?}, expected {expected:?}"
+        );
 
         for id in ["api-key", "base-url", "try-demo"] {
             driver.find(By::Id(id)).await?;
