@@ -16,10 +16,14 @@
 //!   `ref_`, `we_`, `evt_`, `eff_`, `req_` for request ids).
 //! - **Keys**: `lc_live_` / `lc_test_` and 32 base62 characters; `prefix` is the first
 //!   12 characters. Stored as SHA-256 only, compared in constant time.
-//! - **Timestamps**: UTC, milliseconds, `Z`. **Money**: decimal strings with two
-//!   decimals; a currency whose minor unit has three decimals (BHD, KWD, ...) prints
-//!   three, so no amount is ever rounded (`"1.250"`). Currencies without a minor unit
-//!   in ISO 4217 (XAU, XDR, ...) are refused.
+//! - **Timestamps**: UTC, milliseconds, `Z`. **Money**: decimal strings with exactly
+//!   two decimals, as the contract fixes (JPY 500 is `"500.00"`; `amount_minor` stays
+//!   in the currency's real ISO 4217 minor unit, so that card's `amount_minor` is
+//!   500). A currency whose minor unit has more than two decimals (BHD, KWD, OMR, ...)
+//!   cannot be shown in two decimals without rounding, so `POST /v1/gift_cards`
+//!   refuses it: 422 validation_failed, `param` `currency`, item code
+//!   `invalid_value`. Currencies without a minor unit in ISO 4217 (XAU, XDR, ...) are
+//!   refused the same way.
 //! - **Unknown fields** of a body and **unknown query parameters** are ignored
 //!   (v1 only ever adds). A repeated query parameter answers invalid_parameter.
 //! - **Bodies** larger than 64 KiB answer 422 validation_failed (`body`, `too_long`).
@@ -65,7 +69,8 @@
 //!
 //! ## Lists ([`crate::http::list`])
 //!
-//! - Default `limit` 20, at most 100. Order: `created_at` descending, then id
+//! - Default `limit` 20, at most 100; `limit` is decimal digits only (`+5`, `5.0`,
+//!   `-1` and an empty value answer invalid_parameter). Order: `created_at` descending, then id
 //!   descending; ids sort by creation ([`crate::ids`]), so items made in the same
 //!   millisecond still come newest first.
 //! - Filters: passes `status`; customers `email` (exact, case-insensitive) and
@@ -123,7 +128,13 @@
 //!
 //! ## Control routes
 //!
+//! - A control body over 1 MiB answers 400 invalid_request (`param` `body`), as any
+//!   bad body does. Every error answer of the server, whatever layer made it, is
+//!   problem+json ([`crate::http`]'s outer middleware replaces a bare one).
 //! - Defaults of `POST /_sandbox/businesses`: name `Business`, plan `enterprise`.
+//!   `plan` is one of `free`, `pro`, `enterprise` (the contract's plan names; any
+//!   other answers 400), in `PATCH` too. `rate_limits` values are integers from 1 to
+//!   1000000000, `window_seconds` from 1 to 86400 (one day).
 //!   The sandbox's demo pass copies the live pass's rules (type, goal, reward), or is
 //!   the default ten-visit pass when the business has none; its demo scans follow it.
 //! - `POST /_sandbox/keys`: `scopes` defaults to all six. `POST /_sandbox/clock`:
@@ -136,8 +147,11 @@
 //!   With `customers` 0 the scans go to the place's existing active cards. A sandbox
 //!   never goes past 500 customers (400); a live seed ignores the plan's
 //!   `customer_limit` (it is a tool for load work). Same seed, same data (ids aside).
-//! - `/_sandbox/faults`: `path` is matched as a prefix of the path without
-//!   `/sandbox`; `status` must be 400–599; a 429 or 503 fault carries Retry-After: 1.
+//! - `/_sandbox/faults`: `path` is a route prefix matched by whole segments
+//!   (`/v1/scan` does not meet `/v1/scans`). A path under `/v1` matches in both places
+//!   (`/v1/scans` also meets `/sandbox/v1/scans`: a client's tests arm the API path
+//!   whatever base URL they point at); a path under `/sandbox/v1` only the sandbox.
+//!   Faults apply to `/v1` and `/sandbox/v1` routes only. `status` must be 400–599; a 429 or 503 fault carries Retry-After: 1.
 //!   Extensions: `delay_ms`, `DELETE /_sandbox/faults`, `GET /_sandbox/events`,
 //!   `GET /_sandbox/gift_cards/{id}/transactions` (see [`crate::http::control`]).
 //! - Claiming an active card answers it unchanged; claiming a cancelled or depleted

@@ -1,7 +1,11 @@
 //! Failures injected by `POST /_sandbox/faults`.
 //!
-//! A fault matches requests whose path, without the `/sandbox` prefix, starts with
-//! its `path`. It applies to the next `count` matching requests:
+//! A fault's `path` is a route prefix matched whole segment by whole segment
+//! (`/v1/gift_cards` matches `/v1/gift_cards/gc_1/payments`, `/v1/scan` matches
+//! nothing). A path under `/v1` matches that route in both places (`/v1/scans` also
+//! meets `/sandbox/v1/scans`), because a client's tests arm the API's path whatever
+//! base URL they use; a path under `/sandbox/v1` matches the sandbox only. It applies
+//! to the next `count` matching requests:
 //!
 //! - `status` + `code`: answer that problem without doing anything (any method);
 //! - `drop_after_commit: true`: do the write, commit, then close the connection with
@@ -39,6 +43,21 @@ struct Fault {
     action: FaultAction,
 }
 
+impl Fault {
+    fn matches(&self, path: &str) -> bool {
+        // A sandbox path is matched as given; an API path in either place.
+        let path = if self.path.starts_with("/sandbox/") {
+            path
+        } else {
+            api_path(path)
+        };
+        match path.strip_prefix(self.path.as_str()) {
+            Some(rest) => rest.is_empty() || rest.starts_with('/') || self.path.is_empty(),
+            None => false,
+        }
+    }
+}
+
 /// The armed faults.
 #[derive(Debug, Default)]
 pub struct Faults {
@@ -58,7 +77,7 @@ impl Faults {
     pub fn arm(&self, path: &str, count: u64, action: FaultAction) {
         let mut armed = self.armed.lock().unwrap_or_else(|p| p.into_inner());
         armed.push(Fault {
-            path: api_path(path).to_owned(),
+            path: path.trim_end_matches('/').to_owned(),
             remaining: count,
             action,
         });
@@ -71,11 +90,10 @@ impl Faults {
 
     /// Takes one use of the first fault that matches the request.
     pub fn take(&self, method: &Method, path: &str) -> Option<FaultAction> {
-        let path = api_path(path);
         let mut armed = self.armed.lock().unwrap_or_else(|p| p.into_inner());
         let index = armed.iter().position(|f| {
             f.remaining > 0
-                && path.starts_with(&f.path)
+                && f.matches(path)
                 && (f.action != FaultAction::DropAfterCommit || method == Method::POST)
         })?;
         let fault = &mut armed[index];
@@ -107,6 +125,33 @@ mod tests {
         assert!(faults.take(&Method::POST, "/sandbox/v1/scans").is_some());
         assert!(faults.take(&Method::POST, "/v1/scans").is_some());
         assert!(faults.take(&Method::POST, "/v1/scans").is_none());
+    }
+
+    #[test]
+    fn a_fault_path_matched_any_path_with_that_text_prefix_and_armed_sandbox_paths_leaked_to_live()
+    {
+        let faults = Faults::default();
+        let fail = || FaultAction::Answer {
+            status: 500,
+            code: "internal_error".into(),
+        };
+        faults.arm("/v1/scan", 5, fail());
+        assert!(faults.take(&Method::POST, "/v1/scans").is_none());
+        assert!(faults.take(&Method::POST, "/v1/scan").is_some());
+        faults.clear();
+
+        faults.arm("/v1/gift_cards", 5, fail());
+        assert!(faults.take(&Method::POST, "/v1/gift_cards_x").is_none());
+        assert!(
+            faults
+                .take(&Method::POST, "/sandbox/v1/gift_cards/gc_1/payments")
+                .is_some()
+        );
+        faults.clear();
+
+        faults.arm("/sandbox/v1/scans", 5, fail());
+        assert!(faults.take(&Method::POST, "/v1/scans").is_none());
+        assert!(faults.take(&Method::POST, "/sandbox/v1/scans").is_some());
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! Gift-card money: exact decimals, minor units by ISO 4217 exponents.
 //!
 //! Amounts are stored as integers of the currency's minor unit (cents for EUR, yen
-//! for JPY, fils for BHD). Money strings have two decimals, or as many as the
-//! currency's minor unit needs when it has more than two (BHD `"1.250"`), so no
-//! amount is ever rounded.
+//! for JPY). Money strings have exactly two decimals, as the contract fixes
+//! (`sandbox-control.md`, "Time"): JPY 500 is `"500.00"`. A currency whose minor unit
+//! has more than two decimals (BHD, KWD, ...) could not be shown in two decimals
+//! without rounding, so no gift card is issued in one ([`gift_card_exponent`]); every
+//! stored amount therefore prints exactly.
 
 use rust_decimal::Decimal;
 
@@ -18,6 +20,28 @@ pub fn exponent(code: &str) -> Option<u32> {
         .map(u32::from)
 }
 
+/// The most decimals a gift card's currency may have: money strings show two.
+pub const MAX_EXPONENT: u32 = 2;
+
+/// Why a currency cannot hold a gift card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CurrencyRefusal {
+    /// Not an ISO 4217 code, or one without a minor unit (gold, SDR, test codes).
+    NoMinorUnit,
+    /// Its minor unit has more decimals than a money string shows (BHD, KWD: 3).
+    TooManyDecimals(u32),
+}
+
+/// The minor-unit exponent of a currency a gift card can be issued in: one with a
+/// minor unit of at most [`MAX_EXPONENT`] decimals.
+pub fn gift_card_exponent(code: &str) -> Result<u32, CurrencyRefusal> {
+    match exponent(code) {
+        None => Err(CurrencyRefusal::NoMinorUnit),
+        Some(e) if e > MAX_EXPONENT => Err(CurrencyRefusal::TooManyDecimals(e)),
+        Some(e) => Ok(e),
+    }
+}
+
 /// Converts a major-unit amount to minor units, or None when it does not fit the
 /// currency's minor unit exactly (`0.005` EUR, `1.5` JPY) or overflows.
 pub fn to_minor(amount: Decimal, exponent: u32) -> Option<i64> {
@@ -28,10 +52,11 @@ pub fn to_minor(amount: Decimal, exponent: u32) -> Option<i64> {
     i64::try_from(scaled.trunc()).ok()
 }
 
-/// The money string of `minor` units: two decimals, more when the currency needs them.
+/// The money string of `minor` units: exactly two decimals. Exact for every
+/// exponent up to [`MAX_EXPONENT`], the only ones a gift card is issued in.
 pub fn format_minor(minor: i64, exponent: u32) -> String {
     let mut value = Decimal::new(minor, exponent);
-    value.rescale(exponent.max(2));
+    value.rescale(2);
     value.to_string()
 }
 
@@ -64,10 +89,28 @@ mod tests {
     }
 
     #[test]
-    fn money_strings_have_two_decimals_unless_the_currency_needs_more() {
+    fn money_strings_have_exactly_two_decimals_whatever_the_exponent() {
         assert_eq!(format_minor(5000, 2), "50.00");
+        assert_eq!(format_minor(500, 0), "500.00");
         assert_eq!(format_minor(1500, 0), "1500.00");
-        assert_eq!(format_minor(1234, 3), "1.234");
         assert_eq!(format_minor(0, 2), "0.00");
+        assert_eq!(format_minor(5, 1), "0.50");
+    }
+
+    #[test]
+    fn three_decimal_currencies_were_printed_with_three_decimals_and_are_now_refused_for_gift_cards()
+     {
+        assert_eq!(gift_card_exponent("EUR"), Ok(2));
+        assert_eq!(gift_card_exponent("JPY"), Ok(0));
+        assert_eq!(
+            gift_card_exponent("BHD"),
+            Err(CurrencyRefusal::TooManyDecimals(3))
+        );
+        assert_eq!(
+            gift_card_exponent("KWD"),
+            Err(CurrencyRefusal::TooManyDecimals(3))
+        );
+        assert_eq!(gift_card_exponent("XAU"), Err(CurrencyRefusal::NoMinorUnit));
+        assert_eq!(gift_card_exponent("XYZ"), Err(CurrencyRefusal::NoMinorUnit));
     }
 }

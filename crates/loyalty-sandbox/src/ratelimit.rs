@@ -54,8 +54,14 @@ impl Report {
     }
 }
 
+/// A window's length in milliseconds, at least one second; saturating, so no stored
+/// value can overflow the arithmetic (the control route also bounds it).
+fn window_ms(window_seconds: u64) -> i64 {
+    i64::try_from(window_seconds.max(1).saturating_mul(1000)).unwrap_or(i64::MAX)
+}
+
 fn reset_secs(now_ms: i64, window: u64) -> u64 {
-    let window_ms = (window.max(1) * 1000) as i64;
+    let window_ms = window_ms(window);
     let into = now_ms.rem_euclid(window_ms);
     ((window_ms - into + 999) / 1000).max(1) as u64
 }
@@ -113,7 +119,7 @@ impl RateLimiter {
         limits: RateLimits,
         now_ms: i64,
     ) -> Result<Report, Report> {
-        let window_ms = (limits.window_seconds.max(1) * 1000) as i64;
+        let window_ms = window_ms(limits.window_seconds);
         let start = now_ms - now_ms.rem_euclid(window_ms);
         let reset = reset_secs(now_ms, limits.window_seconds);
         let mut windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());
@@ -192,6 +198,18 @@ mod tests {
             rl.check("k3", "b", false, limits(), t).is_err(),
             "business total is 5"
         );
+    }
+
+    #[test]
+    fn a_window_of_i64_max_seconds_overflowed_and_crashed_the_request_now_it_saturates() {
+        let rl = RateLimiter::default();
+        let huge = RateLimits {
+            window_seconds: i64::MAX as u64,
+            ..limits()
+        };
+        let report = rl.check("k", "b", false, huge, 1_795_338_900_000).unwrap();
+        assert_eq!(report.remaining, 2);
+        assert!(report.reset >= 1);
     }
 
     #[test]

@@ -7,8 +7,8 @@
 //! recorded events, oldest first) and `GET /_sandbox/gift_cards/{id}/transactions`
 //! (every ledger entry, for checks that need more than the 20 the API shows).
 
-use axum::body::Bytes;
-use axum::extract::{Query, Request, State};
+use axum::body::to_bytes;
+use axum::extract::{FromRequest, Query, Request, State};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, patch, post};
@@ -62,8 +62,32 @@ async fn only_when_on(State(state): State<AppState>, req: Request, next: Next) -
     }
 }
 
-/// Reads a control body: empty means `{}`; anything but a JSON object is refused.
-fn body(bytes: &Bytes) -> ApiResult<Map<String, Value>> {
+/// Largest control body, in bytes: seed and fault bodies are a few hundred bytes.
+pub const MAX_CONTROL_BODY: usize = 1024 * 1024;
+
+/// A control route's body: empty means `{}`; anything but a JSON object, or a body
+/// over [`MAX_CONTROL_BODY`], is refused with 400 invalid_request (never axum's
+/// plain-text 413, which the `Bytes` extractor answered before).
+#[derive(Debug)]
+pub struct ControlBody(pub Map<String, Value>);
+
+impl<S: Send + Sync> FromRequest<S> for ControlBody {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, _state: &S) -> Result<Self, ApiError> {
+        let bytes = to_bytes(req.into_body(), MAX_CONTROL_BODY)
+            .await
+            .map_err(|_| {
+                ApiError::invalid_request(format!(
+                    "The body may be at most {MAX_CONTROL_BODY} bytes."
+                ))
+                .param("body")
+            })?;
+        parse_control_body(&bytes).map(ControlBody)
+    }
+}
+
+fn parse_control_body(bytes: &[u8]) -> ApiResult<Map<String, Value>> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(Map::new());
     }
@@ -107,6 +131,26 @@ fn positive(f: &mut Fields<'_>, field: &str) -> Option<i64> {
     Some(v)
 }
 
+/// The plan names of `sandbox-control.md` ("Plans"); only `enterprise` has API access.
+const PLANS: [&str; 3] = ["free", "pro", "enterprise"];
+
+/// Largest rate-limit quota a control route accepts.
+const MAX_QUOTA: i64 = 1_000_000_000;
+/// Longest rate-limit window a control route accepts: one day. Bounded so the
+/// limiter's millisecond arithmetic can never overflow (an `i64::MAX` window used to
+/// crash the request that met it).
+const MAX_WINDOW_SECONDS: i64 = 86_400;
+
+/// An integer from 1 to `max`.
+fn bounded(f: &mut Fields<'_>, field: &str, max: i64) -> Option<i64> {
+    let v = f.integer(field, false)?;
+    if !(1..=max).contains(&v) {
+        f.refuse(field, "out_of_range", format!("Must be from 1 to {max}."));
+        return None;
+    }
+    Some(v)
+}
+
 fn pass_spec(f: &mut Fields<'_>, defaults: NewPass) -> NewPass {
     let name = f.string("name", false, 200);
     let loyalty_type = f.choice("loyalty_type", false, &["visits", "points"]);
@@ -124,11 +168,13 @@ fn pass_spec(f: &mut Fields<'_>, defaults: NewPass) -> NewPass {
     }
 }
 
-async fn create_business(State(state): State<AppState>, bytes: Bytes) -> ApiResult<Json<Value>> {
-    let map = body(&bytes)?;
+async fn create_business(
+    State(state): State<AppState>,
+    ControlBody(map): ControlBody,
+) -> ApiResult<Json<Value>> {
     let mut f = Fields::new(&map);
     let name = f.string("name", false, 200);
-    let plan = f.string("plan", false, 64);
+    let plan = f.choice("plan", false, &PLANS);
     let time_zone = f.string("time_zone", false, 64);
     if let Some(tz) = &time_zone
         && jiff::tz::db().get(tz).is_err()
@@ -173,19 +219,18 @@ async fn create_business(State(state): State<AppState>, bytes: Bytes) -> ApiResu
 async fn update_business(
     State(state): State<AppState>,
     super::Id(id): super::Id,
-    bytes: Bytes,
+    ControlBody(map): ControlBody,
 ) -> ApiResult<Json<Value>> {
-    let map = body(&bytes)?;
     let mut f = Fields::new(&map);
-    let plan = f.string("plan", false, 64);
+    let plan = f.choice("plan", false, &PLANS);
     let customer_limit = non_negative(&mut f, "customer_limit", false);
     let monthly_messages = non_negative(&mut f, "monthly_messages", false);
     let limits = f.object("rate_limits", false, |r| {
         (
-            positive(r, "requests_per_business"),
-            positive(r, "requests_per_key"),
-            positive(r, "window_seconds"),
-            positive(r, "writes_per_key"),
+            bounded(r, "requests_per_business", MAX_QUOTA),
+            bounded(r, "requests_per_key", MAX_QUOTA),
+            bounded(r, "window_seconds", MAX_WINDOW_SECONDS),
+            bounded(r, "writes_per_key", MAX_QUOTA),
         )
     });
     bad(f)?;
@@ -225,8 +270,10 @@ fn place_field(f: &mut Fields<'_>) -> Option<Place> {
         .and_then(|p| Place::parse(&p))
 }
 
-async fn create_pass(State(state): State<AppState>, bytes: Bytes) -> ApiResult<Json<Value>> {
-    let map = body(&bytes)?;
+async fn create_pass(
+    State(state): State<AppState>,
+    ControlBody(map): ControlBody,
+) -> ApiResult<Json<Value>> {
     let mut f = Fields::new(&map);
     let business_id = f.string("business_id", true, 64);
     let place = place_field(&mut f);
@@ -263,8 +310,10 @@ async fn create_pass(State(state): State<AppState>, bytes: Bytes) -> ApiResult<J
     Ok(Json(pass.to_json()))
 }
 
-async fn create_key(State(state): State<AppState>, bytes: Bytes) -> ApiResult<Json<Value>> {
-    let map = body(&bytes)?;
+async fn create_key(
+    State(state): State<AppState>,
+    ControlBody(map): ControlBody,
+) -> ApiResult<Json<Value>> {
     let mut f = Fields::new(&map);
     let business_id = f.string("business_id", true, 64);
     let mode = f
@@ -334,9 +383,8 @@ async fn create_key(State(state): State<AppState>, bytes: Bytes) -> ApiResult<Js
 async fn revoke_key(
     State(state): State<AppState>,
     super::Id(id): super::Id,
-    bytes: Bytes,
+    _: ControlBody,
 ) -> ApiResult<Json<Value>> {
-    body(&bytes)?;
     let clock = state.clock().clone();
     let found = {
         let id = id.clone();
@@ -351,8 +399,10 @@ async fn revoke_key(
     Ok(Json(json!({"revoked": true})))
 }
 
-async fn advance_clock(State(state): State<AppState>, bytes: Bytes) -> ApiResult<Json<Value>> {
-    let map = body(&bytes)?;
+async fn advance_clock(
+    State(state): State<AppState>,
+    ControlBody(map): ControlBody,
+) -> ApiResult<Json<Value>> {
     let mut f = Fields::new(&map);
     let seconds = non_negative(&mut f, "advance_seconds", true);
     bad(f)?;
@@ -363,9 +413,8 @@ async fn advance_clock(State(state): State<AppState>, bytes: Bytes) -> ApiResult
 async fn claim_gift_card(
     State(state): State<AppState>,
     super::Id(id): super::Id,
-    bytes: Bytes,
+    _: ControlBody,
 ) -> ApiResult<Json<Value>> {
-    body(&bytes)?;
     gift_card_change(&state, id, |card, now| match card.status.as_str() {
         "issued" => {
             card.status = "active".into();
@@ -388,9 +437,8 @@ async fn claim_gift_card(
 async fn cancel_gift_card(
     State(state): State<AppState>,
     super::Id(id): super::Id,
-    bytes: Bytes,
+    _: ControlBody,
 ) -> ApiResult<Json<Value>> {
-    body(&bytes)?;
     gift_card_change(&state, id, |card, now| match card.status.as_str() {
         "issued" | "active" => {
             card.status = "cancelled".into();
@@ -455,9 +503,8 @@ async fn gift_card_transactions(
 async fn set_card_status(
     State(state): State<AppState>,
     super::Id(id): super::Id,
-    bytes: Bytes,
+    ControlBody(map): ControlBody,
 ) -> ApiResult<Json<Value>> {
-    let map = body(&bytes)?;
     let mut f = Fields::new(&map);
     let status = f.choice("status", true, &["deleted", "replaced"]);
     bad(f)?;
@@ -494,8 +541,10 @@ async fn delete_customer(
     }
 }
 
-async fn undo_last(State(state): State<AppState>, bytes: Bytes) -> ApiResult<Json<Value>> {
-    let map = body(&bytes)?;
+async fn undo_last(
+    State(state): State<AppState>,
+    ControlBody(map): ControlBody,
+) -> ApiResult<Json<Value>> {
     let mut f = Fields::new(&map);
     let card_id = f.string("card_id", false, 64);
     let gift_card_id = f.string("gift_card_id", false, 64);
@@ -524,9 +573,8 @@ async fn undo_last(State(state): State<AppState>, bytes: Bytes) -> ApiResult<Jso
 
 async fn create_webhook_endpoint(
     State(state): State<AppState>,
-    bytes: Bytes,
+    ControlBody(map): ControlBody,
 ) -> ApiResult<Json<Value>> {
-    let map = body(&bytes)?;
     let mut f = Fields::new(&map);
     let business_id = f.string("business_id", true, 64);
     let url = f.string("url", true, 2048);
@@ -638,8 +686,10 @@ async fn list_events(
     business_rows(&state, query, effects::events).await
 }
 
-async fn seed(State(state): State<AppState>, bytes: Bytes) -> ApiResult<Json<Value>> {
-    let map = body(&bytes)?;
+async fn seed(
+    State(state): State<AppState>,
+    ControlBody(map): ControlBody,
+) -> ApiResult<Json<Value>> {
     let mut f = Fields::new(&map);
     let business_id = f.string("business_id", true, 64);
     let place = place_field(&mut f);
@@ -700,8 +750,10 @@ async fn seed(State(state): State<AppState>, bytes: Bytes) -> ApiResult<Json<Val
     ))
 }
 
-async fn arm_fault(State(state): State<AppState>, bytes: Bytes) -> ApiResult<Json<Value>> {
-    let map = body(&bytes)?;
+async fn arm_fault(
+    State(state): State<AppState>,
+    ControlBody(map): ControlBody,
+) -> ApiResult<Json<Value>> {
     let mut f = Fields::new(&map);
     let path = f.string("path", true, 512);
     if path.as_deref().is_some_and(|p| !p.starts_with('/')) {

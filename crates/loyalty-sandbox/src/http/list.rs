@@ -80,8 +80,13 @@ impl ListParams {
         }
         let limit = match seen.get("limit") {
             None => DEFAULT_LIMIT,
+            // Digits only: `parse` alone would also take `+5`.
             Some(text) => match text.parse::<usize>() {
-                Ok(n) if (1..=MAX_LIMIT).contains(&n) => n,
+                Ok(n)
+                    if text.bytes().all(|b| b.is_ascii_digit()) && (1..=MAX_LIMIT).contains(&n) =>
+                {
+                    n
+                }
                 _ => {
                     return Err(ApiError::invalid_parameter(
                         "limit",

@@ -133,15 +133,8 @@ async fn every_answer(State(state): State<AppState>, mut req: Request, next: Nex
             tracing::info!(request_id = %id, "fault: dropping the connection after commit");
             std::panic::resume_unwind(Box::new(DroppedConnection));
         }
-        let bare = !response.headers().contains_key(header::CONTENT_TYPE);
-        if bare && response.status() == StatusCode::NOT_FOUND {
-            response = ApiError::new(Code::NotFound, "No such route.").into_response();
-        } else if bare && response.status() == StatusCode::METHOD_NOT_ALLOWED {
-            response = ApiError::new(
-                Code::MethodNotAllowed,
-                "This route does not answer that method.",
-            )
-            .into_response();
+        if !is_problem_or_success(&response) {
+            response = as_problem(response.status()).into_response();
         }
         let report = slot
             .0
@@ -165,6 +158,39 @@ async fn every_answer(State(state): State<AppState>, mut req: Request, next: Nex
         response
     })
     .await
+}
+
+fn is_problem_or_success(response: &Response) -> bool {
+    let status = response.status();
+    !(status.is_client_error() || status.is_server_error())
+        || response
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .is_some_and(|v| v.as_bytes() == b"application/problem+json")
+}
+
+/// The problem that replaces an error answer some layer made without one (a bare
+/// 404/405 from routing, a plain-text rejection of an extractor such as axum's 413):
+/// every error is problem+json, so this is the one place that guarantees it.
+fn as_problem(status: StatusCode) -> ApiError {
+    match status {
+        StatusCode::NOT_FOUND => ApiError::new(Code::NotFound, "No such route."),
+        StatusCode::METHOD_NOT_ALLOWED => ApiError::new(
+            Code::MethodNotAllowed,
+            "This route does not answer that method.",
+        ),
+        s if s.is_server_error() => ApiError::internal(format!("a layer answered {s} bare")),
+        s => match ApiError::invalid_request(format!(
+            "The request was refused ({}).",
+            s.canonical_reason().unwrap_or("client error")
+        )) {
+            ApiError::Refused(mut p) => {
+                p.status = s;
+                ApiError::Refused(p)
+            }
+            internal => internal,
+        },
+    }
 }
 
 fn header_value(text: &str) -> HeaderValue {

@@ -12,7 +12,8 @@
 //!   false; `location_id` optional (extension: a location of the place).
 //! - **POST /v1/gift_cards**: `amount` (a number > 0 in major units, exact in the
 //!   currency's minor unit, at most 1000000), `currency` (an ISO 4217 code with a
-//!   minor unit), `locale` (optional, `en` by default; a language tag such as `fr` or
+//!   minor unit of at most two decimals: BHD, KWD, ... are refused, see
+//!   [`crate::money`]), `locale` (optional, `en` by default; a language tag such as `fr` or
 //!   `pt-BR`), `recipient` (`name` and `email`, both required).
 //! - **POST /v1/gift_cards/{id}/payments**: `amount_minor` (a whole number > 0),
 //!   `currency` (three letters), `reference` (optional, at most 200),
@@ -148,12 +149,23 @@ pub async fn issue_gift_card(
                 f.refuse("locale", "invalid_value", "Expected a language tag such as en, fr or pt-BR.");
             }
         let recipient = f.object("recipient", true, |r| (r.string("name", true, 200), r.email("email", true)));
-        let exponent = currency.as_deref().and_then(|c| {
-            let e = money::exponent(c);
-            if e.is_none() {
+        let exponent = currency.as_deref().and_then(|c| match money::gift_card_exponent(c) {
+            Ok(e) => Some(e),
+            Err(money::CurrencyRefusal::NoMinorUnit) => {
                 f.refuse("currency", "invalid_value", "Not an ISO 4217 currency with a minor unit.");
+                None
             }
-            e
+            Err(money::CurrencyRefusal::TooManyDecimals(e)) => {
+                f.refuse(
+                    "currency",
+                    "invalid_value",
+                    format!(
+                        "{c} has {e} decimals in its minor unit; gift cards are issued only in currencies with at most {} (money amounts show two decimals).",
+                        money::MAX_EXPONENT
+                    ),
+                );
+                None
+            }
         });
         let mut amount_minor = None;
         if let (Some(amount), Some(exponent)) = (amount, exponent) {

@@ -1,7 +1,7 @@
 use loyalty_sandbox::Config;
 use serde_json::json;
 
-use crate::helpers::{Server, idem};
+use crate::helpers::{Server, idem, read};
 
 #[tokio::test]
 async fn control_routes_answer_404_unless_turned_on() {
@@ -472,4 +472,140 @@ async fn drop_after_commit_closes_the_connection_without_an_answer_and_keeps_the
     assert_eq!(retry.body["card"]["visits"], 1);
     // The server still serves.
     shop.test.get("/v1/me").await.assert_ok();
+}
+
+#[tokio::test]
+async fn a_control_body_over_the_size_limit_answered_axum_plain_text_413_and_now_answers_a_400_problem()
+ {
+    let s = Server::start().await;
+    let big = format!("{{\"name\": \"{}\"}}", "a".repeat(3 * 1024 * 1024));
+    let resp = s
+        .http
+        .post(format!("{}/_sandbox/businesses", s.root))
+        .header("Content-Type", "application/json")
+        .body(big.clone())
+        .send()
+        .await
+        .unwrap();
+    let a = read(resp).await;
+    a.assert_problem(400, "invalid_request");
+    assert_eq!(a.body["param"], "body");
+    // The API's own writes answer a problem too (422, the body is refused).
+    let shop = s.shop(json!({})).await;
+    let resp = s
+        .http
+        .post(format!("{}/sandbox/v1/scans", s.root))
+        .bearer_auth(&shop.test.key)
+        .header("Idempotency-Key", idem())
+        .header("Content-Type", "application/json")
+        .body(big)
+        .send()
+        .await
+        .unwrap();
+    let a = read(resp).await;
+    a.assert_problem(422, "validation_failed");
+    assert_eq!(a.body["errors"][0]["code"], "too_long");
+}
+
+#[tokio::test]
+async fn a_plan_that_is_not_free_pro_or_enterprise_was_accepted_and_now_answers_400() {
+    let s = Server::start().await;
+    for body in [json!({"plan": "moon"}), json!({"plan": 3})] {
+        s.control("POST", "/businesses", Some(body))
+            .await
+            .assert_problem(400, "invalid_request");
+    }
+    let b = s.ok("POST", "/businesses", json!({"plan": "pro"})).await;
+    assert_eq!(b["plan_name"], "Pro");
+    let id = b["id"].as_str().unwrap();
+    let a = s
+        .control(
+            "PATCH",
+            &format!("/businesses/{id}"),
+            Some(json!({"plan": "gold"})),
+        )
+        .await;
+    a.assert_problem(400, "invalid_request");
+    assert_eq!(a.body["errors"][0]["param"], "plan");
+}
+
+#[tokio::test]
+async fn a_huge_rate_limit_window_crashed_the_next_request_and_is_now_refused_with_400() {
+    let s = Server::start().await;
+    let shop = s.shop(json!({})).await;
+    for limits in [
+        json!({"window_seconds": i64::MAX}),
+        json!({"window_seconds": 86_401}),
+        json!({"requests_per_key": 0}),
+        json!({"writes_per_key": 1_000_000_001_i64}),
+    ] {
+        let a = s
+            .control(
+                "PATCH",
+                &format!("/businesses/{}", shop.id),
+                Some(json!({ "rate_limits": limits })),
+            )
+            .await;
+        a.assert_problem(400, "invalid_request");
+        assert!(
+            a.body["errors"][0]["param"]
+                .as_str()
+                .unwrap()
+                .starts_with("rate_limits."),
+            "{}",
+            a.body
+        );
+    }
+    let me = shop.test.get("/v1/me").await;
+    assert_eq!(me.assert_ok()["rate_limits"]["window_seconds"], 60);
+    s.ok(
+        "PATCH",
+        &format!("/businesses/{}", shop.id),
+        json!({"rate_limits": {"window_seconds": 86_400}}),
+    )
+    .await;
+    let me = shop.test.get("/v1/me").await;
+    assert_eq!(me.assert_ok()["rate_limits"]["window_seconds"], 86_400);
+    assert!(
+        me.header("ratelimit-policy")
+            .unwrap()
+            .ends_with("\"writes\";q=1200;w=86400")
+    );
+}
+
+#[tokio::test]
+async fn a_fault_on_a_sandbox_path_also_hit_the_live_place_and_now_stays_in_the_sandbox() {
+    let s = Server::start().await;
+    let shop = s.shop(json!({})).await;
+    s.ok(
+        "POST",
+        "/faults",
+        json!({"path": "/sandbox/v1/me", "count": 1, "status": 503, "code": "service_unavailable"}),
+    )
+    .await;
+    shop.live.get("/v1/me").await.assert_ok();
+    shop.test
+        .get("/v1/me")
+        .await
+        .assert_problem(503, "service_unavailable");
+    shop.test.get("/v1/me").await.assert_ok();
+    // An API path meets both places; a prefix is matched by whole segments.
+    s.ok(
+        "POST",
+        "/faults",
+        json!({"path": "/v1/m", "count": 1, "status": 500, "code": "internal_error"}),
+    )
+    .await;
+    shop.test.get("/v1/me").await.assert_ok();
+    s.control("DELETE", "/faults", None).await.assert_ok();
+    s.ok(
+        "POST",
+        "/faults",
+        json!({"path": "/v1/me", "count": 1, "status": 500, "code": "internal_error"}),
+    )
+    .await;
+    shop.test
+        .get("/v1/me")
+        .await
+        .assert_problem(500, "internal_error");
 }

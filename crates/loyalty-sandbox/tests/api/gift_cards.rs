@@ -97,9 +97,11 @@ async fn amounts_follow_the_currency_minor_unit_not_a_fixed_hundred() {
         .await;
     let paid = paid.assert_ok();
     assert_eq!(paid["amount"], "500.00");
+    assert_eq!(
+        paid["amount_minor"], 500,
+        "yen have no minor unit: 500 is 500 yen"
+    );
     assert_eq!(paid["balance_after"], "1000.00");
-    let dinar = issue(&shop.live, json!(1.25), "BHD").await;
-    assert_eq!(dinar["balance"], "1.250");
     for (amount, currency) in [
         (json!(10.005), "EUR"),
         (json!(1.5), "JPY"),
@@ -113,6 +115,39 @@ async fn amounts_follow_the_currency_minor_unit_not_a_fixed_hundred() {
             .await;
         a.assert_problem(422, "validation_failed");
     }
+}
+
+#[tokio::test]
+async fn three_decimal_currencies_were_shown_with_three_decimals_and_are_now_refused_at_issue() {
+    let s = Server::start().await;
+    let shop = s.shop(json!({})).await;
+    for currency in ["BHD", "KWD", "OMR", "bhd"] {
+        let a = shop
+            .live
+            .post("/v1/gift_cards", json!({"amount": 1.25, "currency": currency, "recipient": {"name": "A", "email": "a@example.com"}}))
+            .await;
+        a.assert_problem(422, "validation_failed");
+        assert_eq!(a.body["param"], "currency");
+        let items = a.body["errors"].as_array().unwrap();
+        assert_eq!(items.len(), 1, "{}", a.body);
+        assert_eq!(items[0]["param"], "currency");
+        assert_eq!(items[0]["code"], "invalid_value");
+        assert!(
+            items[0]["message"].as_str().unwrap().contains("decimals"),
+            "the message says why: {}",
+            a.body
+        );
+    }
+    assert_eq!(shop.live.all("/v1/gift_cards").await.len(), 0);
+    // Two-decimal and zero-decimal currencies still print exactly two decimals.
+    assert_eq!(
+        issue(&shop.live, json!(500), "JPY").await["balance"],
+        "500.00"
+    );
+    assert_eq!(
+        issue(&shop.live, json!(1.25), "EUR").await["balance"],
+        "1.25"
+    );
 }
 
 #[tokio::test]

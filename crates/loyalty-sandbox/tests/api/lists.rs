@@ -76,6 +76,17 @@ async fn a_limit_out_of_range_or_a_bad_filter_answers_invalid_parameter_naming_i
 }
 
 #[tokio::test]
+async fn a_limit_with_a_plus_sign_was_read_as_a_number_and_now_answers_invalid_parameter() {
+    let s = Server::start().await;
+    let shop = s.shop(json!({})).await;
+    for q in ["limit=%2B5", "limit=5.0", "limit=-1", "limit=%205"] {
+        let a = shop.test.get(&format!("/v1/scans?{q}")).await;
+        a.assert_problem(400, "invalid_parameter");
+        assert_eq!(a.body["param"], "limit", "{q}");
+    }
+}
+
+#[tokio::test]
 async fn an_altered_cursor_answers_invalid_cursor() {
     let s = Server::start().await;
     let shop = s.shop(json!({})).await;
