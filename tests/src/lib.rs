@@ -35,6 +35,8 @@ pub struct App {
     /// The WebDriver session on the app's window.
     pub driver: WebDriver,
     name: String,
+    application: PathBuf,
+    home: PathBuf,
     driver_process: Child,
 }
 
@@ -55,21 +57,14 @@ impl App {
         let _ = std::fs::remove_dir_all(&home);
         std::fs::create_dir_all(&home)?;
 
-        let driver_process = Command::new("tauri-driver")
-            .args([
-                "--port",
-                &DRIVER_PORT.to_string(),
-                "--native-port",
-                &NATIVE_PORT.to_string(),
-            ])
-            .env("HOME", &home)
-            .env("XDG_DATA_HOME", home.join("data"))
-            .env("XDG_CONFIG_HOME", home.join("config"))
-            .env("XDG_CACHE_HOME", home.join("cache"))
-            .env("NO_AT_BRIDGE", "1")
-            // Without GL under Xvfb, composited pages snapshot blank and WebDriver
-            // screenshots hang: draw without compositing and capture the X screen instead.
-            .env("WEBKIT_DISABLE_COMPOSITING_MODE", "1")
+        let mut driver_command = Command::new("tauri-driver");
+        driver_command.args([
+            "--port",
+            &DRIVER_PORT.to_string(),
+            "--native-port",
+            &NATIVE_PORT.to_string(),
+        ]);
+        let driver_process = with_app_environment(&mut driver_command, &home)
             .stdout(Stdio::null())
             .stderr(Stdio::inherit())
             .spawn()
@@ -97,8 +92,30 @@ impl App {
         Ok(Self {
             driver,
             name: name.to_owned(),
+            application,
+            home,
             driver_process: app.0.take().context("driver process")?,
         })
+    }
+
+    /// Starts a second copy of the app, as a person double-clicking it again would, and
+    /// waits for it to end (it should hand over to the running copy and exit).
+    pub fn launch_second_copy(&self, timeout: Duration) -> Result<std::process::ExitStatus> {
+        let mut command = Command::new(&self.application);
+        let mut child = with_app_environment(&mut command, &self.home)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()?;
+        let deadline = Instant::now() + timeout;
+        while Instant::now() < deadline {
+            if let Some(status) = child.try_wait()? {
+                return Ok(status);
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        bail!("the second copy was still running after {timeout:?}")
     }
 
     /// Runs `steps` on the app; saves artifacts if they fail; ends the session.
@@ -181,6 +198,20 @@ pub async fn text_of(driver: &WebDriver, by: By, timeout: Duration) -> Result<St
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     bail!("{by:?} had no text after {timeout:?} (last error: {last_error:?})")
+}
+
+/// The environment the app runs in: its own home and data folders, and WebKit settings
+/// that suit Xvfb.
+fn with_app_environment<'c>(command: &'c mut Command, home: &Path) -> &'c mut Command {
+    command
+        .env("HOME", home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_CACHE_HOME", home.join("cache"))
+        .env("NO_AT_BRIDGE", "1")
+        // Without GL under Xvfb, composited pages snapshot blank and WebDriver
+        // screenshots hang: draw without compositing and capture the X screen instead.
+        .env("WEBKIT_DISABLE_COMPOSITING_MODE", "1")
 }
 
 fn driver_url() -> String {

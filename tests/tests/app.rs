@@ -30,3 +30,22 @@ async fn the_window_opens_on_connect_and_shows_what_rust_answered() -> anyhow::R
     })
     .await
 }
+
+#[tokio::test]
+async fn a_second_launch_hands_over_to_the_running_window() -> anyhow::Result<()> {
+    let app = App::launch("single-instance").await?;
+    let outcome = async {
+        text_of(&app.driver, By::Id("app-info"), Duration::from_secs(30)).await?;
+        let status = app.launch_second_copy(Duration::from_secs(20))?;
+        ensure!(status.success(), "the second copy ended with {status}");
+        // The first copy is untouched and still answers.
+        let heading = text_of(&app.driver, By::Css("h1"), Duration::from_secs(5)).await?;
+        ensure!(
+            heading == "Connect",
+            "heading after the second launch: {heading:?}"
+        );
+        Ok(())
+    }
+    .await;
+    app.finish(outcome).await
+}
