@@ -22,7 +22,13 @@ impl Clock {
 
     /// The server's current time.
     pub fn now(&self) -> Timestamp {
-        Timestamp::now() + SignedDuration::from_millis(self.offset_ms.load(Ordering::SeqCst))
+        // `advance` keeps the offset in range; saturating here means no request can
+        // ever panic on the clock.
+        Timestamp::now()
+            .checked_add(SignedDuration::from_millis(
+                self.offset_ms.load(Ordering::SeqCst),
+            ))
+            .unwrap_or(Timestamp::MAX)
     }
 
     /// The server's current time in milliseconds since the Unix epoch (how rows store time).
@@ -30,11 +36,22 @@ impl Clock {
         self.now().as_millisecond()
     }
 
-    /// Moves the clock forward by `seconds` and returns the new time.
-    pub fn advance(&self, seconds: i64) -> Timestamp {
-        self.offset_ms
-            .fetch_add(seconds.saturating_mul(1000), Ordering::SeqCst);
-        self.now()
+    /// Moves the clock forward by `seconds` and returns the new time, or None (and
+    /// leaves the clock alone) when that time is past what timestamps can show
+    /// (year 9999). An unchecked `i64::MAX` advance used to overflow and make every
+    /// later request panic.
+    pub fn advance(&self, seconds: i64) -> Option<Timestamp> {
+        let step = seconds.checked_mul(1000)?;
+        let updated = self
+            .offset_ms
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |offset| {
+                let offset = offset.checked_add(step)?;
+                Timestamp::now()
+                    .checked_add(SignedDuration::from_millis(offset))
+                    .ok()
+                    .map(|_| offset)
+            });
+        updated.ok().map(|_| self.now())
     }
 }
 
@@ -70,7 +87,17 @@ mod tests {
     fn advancing_the_clock_moves_now_forward() {
         let clock = Clock::new();
         let before = clock.now_ms();
-        clock.advance(3600);
+        assert!(clock.advance(3600).is_some());
         assert!(clock.now_ms() - before >= 3_600_000);
+    }
+
+    #[test]
+    fn an_advance_past_year_9999_overflowed_and_is_now_refused_leaving_the_clock_alone() {
+        let clock = Clock::new();
+        assert!(clock.advance(i64::MAX).is_none());
+        assert!(clock.advance(400 * 365 * 86_400 * 100).is_none());
+        let before = clock.now_ms();
+        assert!(before < 4_102_444_800_000, "still before 2100");
+        assert!(clock.advance(60).is_some());
     }
 }

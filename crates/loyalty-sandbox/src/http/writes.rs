@@ -83,7 +83,8 @@ pub async fn create_scan(
                     "invalid_value",
                     "A points scan needs a non-zero amount.",
                 ),
-                Some(a) if a.abs() > MAX_POINTS => f.refuse(
+                // unsigned_abs: `abs` of i64::MIN overflowed and answered 500.
+                Some(a) if a.unsigned_abs() > MAX_POINTS.unsigned_abs() => f.refuse(
                     "amount",
                     "out_of_range",
                     format!("At most {MAX_POINTS} points either way."),

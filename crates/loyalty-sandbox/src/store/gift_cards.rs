@@ -295,7 +295,15 @@ pub fn transactions(
          ORDER BY created_at DESC, rowid DESC LIMIT ?2",
     )?;
     let mut txs: Vec<Transaction> = stmt
-        .query_map(params![gift_card_id, (limit + 1) as i64], tx_from_row)?
+        // One more than asked tells whether more exist; a limit too large for SQLite
+        // reads everything (LIMIT -1).
+        .query_map(
+            params![
+                gift_card_id,
+                i64::try_from(limit).map_or(-1, |l| l.saturating_add(1))
+            ],
+            tx_from_row,
+        )?
         .collect::<Result<_, _>>()?;
     let more = txs.len() > limit;
     txs.truncate(limit);

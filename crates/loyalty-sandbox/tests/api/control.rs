@@ -609,3 +609,24 @@ async fn a_fault_on_a_sandbox_path_also_hit_the_live_place_and_now_stays_in_the_
         .await
         .assert_problem(500, "internal_error");
 }
+
+#[tokio::test]
+async fn a_clock_advance_of_i64_max_seconds_broke_every_later_request_and_now_answers_400() {
+    let s = Server::start().await;
+    let shop = s.shop(json!({})).await;
+    let a = s
+        .control("POST", "/clock", Some(json!({"advance_seconds": i64::MAX})))
+        .await;
+    a.assert_problem(400, "invalid_request");
+    assert_eq!(a.body["param"], "advance_seconds");
+    s.control(
+        "POST",
+        "/clock",
+        Some(json!({"advance_seconds": 10_000_i64 * 366 * 86_400})),
+    )
+    .await
+    .assert_problem(400, "invalid_request");
+    shop.test.get("/v1/me").await.assert_ok();
+    let now = s.ok("POST", "/clock", json!({"advance_seconds": 0})).await;
+    assert!(now["now"].as_str().unwrap().ends_with('Z'));
+}

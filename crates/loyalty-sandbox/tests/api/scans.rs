@@ -258,3 +258,21 @@ async fn an_accepted_scan_updates_the_wallet_card_and_records_scan_recorded() {
         before
     );
 }
+
+#[tokio::test]
+async fn a_points_amount_of_i64_min_overflowed_into_a_500_and_now_answers_validation_failed() {
+    let s = Server::start().await;
+    let shop = s.shop(json!({})).await;
+    for amount in [json!(i64::MIN), json!(i64::MAX), json!(-1_000_001)] {
+        let a = shop
+            .test
+            .post(
+                "/v1/scans",
+                json!({"card_id": "card_x", "kind": "points", "amount": amount}),
+            )
+            .await;
+        a.assert_problem(422, "validation_failed");
+        assert_eq!(a.body["errors"][0]["param"], "amount");
+        assert_eq!(a.body["errors"][0]["code"], "out_of_range");
+    }
+}
