@@ -138,7 +138,8 @@
 //!   The sandbox's demo pass copies the live pass's rules (type, goal, reward), or is
 //!   the default ten-visit pass when the business has none; its demo scans follow it.
 //! - `POST /_sandbox/keys`: `scopes` defaults to all six. `POST /_sandbox/clock`:
-//!   `advance_seconds` must be 0 or more (the clock only moves forward).
+//!   `advance_seconds` must be 0 or more (the clock only moves forward), and an
+//!   advance that would pass the year 9999 answers 400 with the clock unchanged.
 //! - `/_sandbox/undo`: 409 `undo_window_passed` after five seconds, 409
 //!   `nothing_to_undo` when there is no scan or spend left to undo.
 //! - `/_sandbox/seed`: customers enrolled over the past 90 days and scans after their
