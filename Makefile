@@ -61,3 +61,7 @@ e2e-shots: app
 	rm -rf target/e2e-shots
 	E2E_SHOTS_DIR=$(CURDIR)/target/e2e-shots $(HEADLESS) cargo test -p loyalty-counter-e2e -- --test-threads=1
 	@ls target/e2e-shots
+
+## bench: throughput and latency figures (release builds; not part of `make test`).
+bench: setup
+	cargo run --release -p loyalty-sandbox --example load

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+// Generated from the Rust client's `ErrorCode::ALL` by the shell's tests.
+import problemCodes from '../ipc/bindings/problem-codes.json';
+import { describeProblem, knownCodes, systemLang, type Lang } from './problems';
+
+const langs: Lang[] = ['en', 'fr'];
+
+describe('describeProblem', () => {
+  it.each(langs)('explains every problem code of the API in %s', (lang) => {
+    const missing = problemCodes.filter(({ code }) => !knownCodes(lang).includes(code));
+    expect(missing).toEqual([]);
+  });
+
+  it.each(langs)('knows no code that the API does not have, in %s', (lang) => {
+    const codes = new Set(problemCodes.map(({ code }) => code));
+    expect(knownCodes(lang).filter((code) => !codes.has(code))).toEqual([]);
+  });
+
+  it('speaks French when asked', () => {
+    expect(describeProblem('gift_card_depleted', 409, 'fr')).toContain('épuisée');
+  });
+
+  it('explains an unknown code by its HTTP status', () => {
+    expect(describeProblem('a_code_from_the_future', 409, 'en')).toBe(
+      'This cannot be done in the current state. Nothing was recorded.',
+    );
+    expect(describeProblem('a_code_from_the_future', 502, 'en')).toBe(
+      'The service had a problem. Quote the request id if it happens again.',
+    );
+    // No message for 418: its class, 4xx, is explained as a refused request.
+    expect(describeProblem('a_code_from_the_future', 418, 'fr')).toBe('Le service a refusé la demande. Réessayez.');
+  });
+});
+
+describe('systemLang', () => {
+  it('picks French for any French locale and English otherwise', () => {
+    expect(systemLang('fr-CA')).toBe('fr');
+    expect(systemLang('FR')).toBe('fr');
+    expect(systemLang('de-DE')).toBe('en');
+    expect(systemLang(undefined)).toBe('en');
+  });
+});
