@@ -1,0 +1,413 @@
+//! The local cache: customers and their cards, gift cards, and a full-text index for
+//! search as you type.
+//!
+//! Local intent wins: while a card has writes queued, a downloaded copy of it does
+//! not replace the cached one (the queued writes are not in the download), and the
+//! card is shown as provisional.
+
+use jiff::Timestamp;
+use loyalty_api::{CardId, GiftCardId};
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use serde::{Deserialize, Serialize};
+
+use crate::outbox::store;
+use crate::views::{Answer, CardView, CustomerView, GiftCardView};
+
+fn ts(t: Timestamp) -> String {
+    t.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
+}
+
+/// A card found by its id, with its customer when cached.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CardLookup {
+    /// The card as last stored.
+    pub card: CardView,
+    /// Its customer (without their cards), when cached.
+    pub customer: Option<CustomerSummary>,
+    /// Writes for this card are queued: the figures do not include them yet.
+    pub provisional: bool,
+    /// How many writes for this card are queued.
+    pub queued_writes: u32,
+}
+
+/// A customer as search shows them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CustomerSummary {
+    /// The customer's id.
+    pub id: loyalty_api::CustomerId,
+    /// Name.
+    pub name: Option<String>,
+    /// Email.
+    pub email: Option<String>,
+    /// Phone.
+    pub phone: Option<String>,
+    /// Their cards' ids.
+    pub card_ids: Vec<CardId>,
+}
+
+/// A cached gift card and when its balance was read from the service.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CachedGiftCard {
+    /// The card as last read.
+    pub gift_card: GiftCardView,
+    /// When (the till's clock).
+    pub read_at: Timestamp,
+}
+
+fn digits(text: Option<&str>) -> String {
+    text.unwrap_or("")
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect()
+}
+
+/// Every tail of a phone's digits (at least four long), so that a number typed
+/// without its country code or area code still matches as a prefix.
+fn digit_tails(phone: Option<&str>) -> String {
+    let all = digits(phone);
+    (0..all.len().saturating_sub(3))
+        .map(|start| &all[start..])
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn order_key(card: &CardId) -> String {
+    format!("card:{card}")
+}
+
+/// Stores one card unless writes for it are queued (local intent wins).
+fn put_card(
+    tx: &Connection,
+    customer: &loyalty_api::CustomerId,
+    card: &CardView,
+    now: Timestamp,
+    even_if_queued: bool,
+) -> rusqlite::Result<()> {
+    if !even_if_queued && !store::open_for(tx, &order_key(&card.id))?.is_empty() {
+        return Ok(());
+    }
+    tx.execute(
+        "INSERT INTO cards (id, customer_id, card, stored_at) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT(id) DO UPDATE SET customer_id = ?2, card = ?3, stored_at = ?4",
+        params![
+            card.id.as_str(),
+            customer.as_str(),
+            serde_json::to_string(card).expect("cards serialize"),
+            ts(now)
+        ],
+    )?;
+    Ok(())
+}
+
+/// Stores a customer and their cards, and indexes them for search.
+pub(crate) fn put_customer(
+    tx: &Transaction<'_>,
+    customer: &CustomerView,
+    now: Timestamp,
+) -> rusqlite::Result<()> {
+    tx.execute(
+        "INSERT INTO customers (id, pass_id, name, email, phone, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+         ON CONFLICT(id) DO UPDATE SET pass_id = ?2, name = ?3, email = ?4, phone = ?5,
+             created_at = ?6",
+        params![
+            customer.id.as_str(),
+            customer.pass_id.as_str(),
+            customer.name,
+            customer.email,
+            customer.phone,
+            customer.created_at.map(ts),
+        ],
+    )?;
+    let rowid: i64 = tx.query_row(
+        "SELECT rowid FROM customers WHERE id = ?1",
+        [customer.id.as_str()],
+        |r| r.get(0),
+    )?;
+    tx.execute("DELETE FROM customer_search WHERE rowid = ?1", [rowid])?;
+    tx.execute(
+        "INSERT INTO customer_search (rowid, name, email, phone, digits) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![
+            rowid,
+            customer.name.as_deref().unwrap_or(""),
+            customer.email.as_deref().unwrap_or(""),
+            customer.phone.as_deref().unwrap_or(""),
+            digit_tails(customer.phone.as_deref()),
+        ],
+    )?;
+    for card in &customer.cards {
+        put_card(tx, &customer.id, card, now, false)?;
+    }
+    Ok(())
+}
+
+/// Stores a gift card read from the service at `read_at`.
+pub(crate) fn put_gift_card(
+    conn: &Connection,
+    card: &GiftCardView,
+    read_at: Timestamp,
+) -> rusqlite::Result<()> {
+    conn.execute(
+        "INSERT INTO gift_cards (id, gift_card, read_at) VALUES (?1, ?2, ?3)
+         ON CONFLICT(id) DO UPDATE SET gift_card = ?2, read_at = ?3",
+        params![
+            card.id.as_str(),
+            serde_json::to_string(card).expect("gift cards serialize"),
+            ts(read_at)
+        ],
+    )?;
+    Ok(())
+}
+
+/// After an accepted write, the cache holds what the service returned.
+pub(crate) fn store_answer(
+    conn: &mut Connection,
+    answer: &Answer,
+    now: Timestamp,
+) -> rusqlite::Result<()> {
+    match answer {
+        Answer::ScanResult(result) => {
+            // The service's card includes every write sent so far, and this one.
+            put_card(conn, &result.customer_id, &result.card, now, true)
+        }
+        Answer::GiftCardPayment(payment) => put_gift_card(conn, &payment.gift_card, now),
+        Answer::GiftCard { gift_card, .. } => put_gift_card(conn, gift_card, now),
+        Answer::Customer(customer) => {
+            let tx = conn.transaction()?;
+            put_customer(&tx, customer, now)?;
+            tx.commit()
+        }
+    }
+}
+
+fn summary(conn: &Connection, id: &str) -> rusqlite::Result<Option<CustomerSummary>> {
+    let found = conn
+        .query_row(
+            "SELECT id, name, email, phone FROM customers WHERE id = ?1",
+            [id],
+            |r| {
+                Ok(CustomerSummary {
+                    id: loyalty_api::CustomerId::new(r.get::<_, String>(0)?),
+                    name: r.get(1)?,
+                    email: r.get(2)?,
+                    phone: r.get(3)?,
+                    card_ids: vec![],
+                })
+            },
+        )
+        .optional()?;
+    let Some(mut customer) = found else {
+        return Ok(None);
+    };
+    let mut stmt =
+        conn.prepare_cached("SELECT id FROM cards WHERE customer_id = ?1 ORDER BY id")?;
+    customer.card_ids = stmt
+        .query_map([id], |r| Ok(CardId::new(r.get::<_, String>(0)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(Some(customer))
+}
+
+/// A card by its id, with its customer and whether writes for it are queued.
+pub(crate) fn lookup_card(conn: &Connection, id: &CardId) -> rusqlite::Result<Option<CardLookup>> {
+    let row: Option<(String, String)> = conn
+        .query_row(
+            "SELECT customer_id, card FROM cards WHERE id = ?1",
+            [id.as_str()],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
+    let Some((customer_id, card)) = row else {
+        return Ok(None);
+    };
+    let card: CardView = serde_json::from_str(&card).map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(1, rusqlite::types::Type::Text, e.into())
+    })?;
+    let queued = store::open_for(conn, &order_key(id))?.len() as u32;
+    Ok(Some(CardLookup {
+        card,
+        customer: summary(conn, &customer_id)?,
+        provisional: queued > 0,
+        queued_writes: queued,
+    }))
+}
+
+/// A cached gift card.
+pub(crate) fn gift_card(
+    conn: &Connection,
+    id: &GiftCardId,
+) -> rusqlite::Result<Option<CachedGiftCard>> {
+    conn.query_row(
+        "SELECT gift_card, read_at FROM gift_cards WHERE id = ?1",
+        [id.as_str()],
+        |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)),
+    )
+    .optional()?
+    .map(|(card, read_at)| {
+        Ok(CachedGiftCard {
+            gift_card: serde_json::from_str(&card).map_err(|e| {
+                rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, e.into())
+            })?,
+            read_at: read_at.parse().unwrap_or(Timestamp::UNIX_EPOCH),
+        })
+    })
+    .transpose()
+}
+
+/// The FTS5 query for what a person typed: every word as a prefix, all required;
+/// digits also match the phone number without its spaces and signs.
+pub(crate) fn match_query(typed: &str) -> Option<String> {
+    let words: Vec<String> = typed
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| format!("\"{}\"*", w.to_lowercase()))
+        .collect();
+    if words.is_empty() {
+        return None;
+    }
+    let all = words.join(" AND ");
+    let typed_digits = digits(Some(typed));
+    let only_phone_chars = typed
+        .chars()
+        .all(|c| c.is_ascii_digit() || " +-().".contains(c));
+    if typed_digits.len() >= 3 && only_phone_chars {
+        Some(format!("({all}) OR digits:\"{typed_digits}\"*"))
+    } else {
+        Some(all)
+    }
+}
+
+/// Customers whose name, email or phone start with what was typed, best first.
+pub(crate) fn search(
+    conn: &Connection,
+    typed: &str,
+    limit: u32,
+) -> rusqlite::Result<Vec<CustomerSummary>> {
+    let Some(query) = match_query(typed) else {
+        return Ok(vec![]);
+    };
+    let mut stmt = conn.prepare_cached(
+        "SELECT c.id FROM customer_search s JOIN customers c ON c.rowid = s.rowid
+         WHERE customer_search MATCH ?1 ORDER BY s.rank LIMIT ?2",
+    )?;
+    let ids: Vec<String> = stmt
+        .query_map(params![query, limit], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    let mut found = Vec::with_capacity(ids.len());
+    for id in ids {
+        if let Some(customer) = summary(conn, &id)? {
+            found.push(customer);
+        }
+    }
+    Ok(found)
+}
+
+/// How many customers are cached.
+pub(crate) fn customer_count(conn: &Connection) -> rusqlite::Result<u64> {
+    conn.query_row("SELECT COUNT(*) FROM customers", [], |r| r.get(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use loyalty_api::{CustomerId, PassId};
+
+    fn customer(id: &str, name: &str, email: &str, phone: Option<&str>) -> CustomerView {
+        CustomerView {
+            id: CustomerId::new(id),
+            pass_id: PassId::new("pass_1"),
+            name: Some(name.into()),
+            email: Some(email.into()),
+            phone: phone.map(Into::into),
+            cards: vec![CardView {
+                id: CardId::new(format!("card_{id}")),
+                pass_id: PassId::new("pass_1"),
+                status: "active".into(),
+                visits: 1,
+                points: 0,
+                rewards_available: 0,
+                rewards_redeemed: 0,
+                last_visit_at: None,
+                test: true,
+            }],
+            created_at: None,
+        }
+    }
+
+    fn cache_with(customers: &[CustomerView]) -> (tempfile::TempDir, Connection) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut conn = crate::db::open(&dir.path().join("till.db")).unwrap();
+        let tx = conn.transaction().unwrap();
+        for c in customers {
+            put_customer(&tx, c, Timestamp::UNIX_EPOCH).unwrap();
+        }
+        tx.commit().unwrap();
+        (dir, conn)
+    }
+
+    #[test]
+    fn search_matches_the_start_of_any_word_of_name_or_email() {
+        let (_dir, conn) = cache_with(&[
+            customer("1", "Ana López", "ana.lopez@example.com", None),
+            customer("2", "Bruno Díaz", "bruno@example.com", None),
+        ]);
+        let names = |q: &str| -> Vec<String> {
+            search(&conn, q, 10)
+                .unwrap()
+                .into_iter()
+                .map(|c| c.name.unwrap())
+                .collect()
+        };
+        assert_eq!(names("an"), ["Ana López"]);
+        assert_eq!(names("lop"), ["Ana López"], "accents are ignored");
+        assert_eq!(names("ana lo"), ["Ana López"]);
+        assert_eq!(names("bruno@ex"), ["Bruno Díaz"]);
+        assert!(names("zed").is_empty());
+        assert!(names("  ").is_empty());
+        assert!(
+            names("\"*").is_empty(),
+            "FTS syntax typed by a person is harmless"
+        );
+    }
+
+    #[test]
+    fn search_finds_a_phone_number_typed_without_its_spaces() {
+        let (_dir, conn) = cache_with(&[customer("1", "Ana", "a@x.es", Some("+34 612 345 678"))]);
+        assert_eq!(search(&conn, "612345", 5).unwrap().len(), 1);
+        assert_eq!(search(&conn, "612 34", 5).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_card_is_found_with_its_customer() {
+        let (_dir, conn) = cache_with(&[customer("1", "Ana", "a@x.es", None)]);
+        let found = lookup_card(&conn, &CardId::new("card_1")).unwrap().unwrap();
+        assert_eq!(found.customer.unwrap().name.as_deref(), Some("Ana"));
+        assert!(!found.provisional);
+        assert!(
+            lookup_card(&conn, &CardId::new("card_x"))
+                .unwrap()
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn a_download_does_not_replace_a_card_with_queued_writes() {
+        let (_dir, mut conn) = cache_with(&[customer("1", "Ana", "a@x.es", None)]);
+        let write = crate::outbox::Write::Scan {
+            card_id: CardId::new("card_1"),
+            action: loyalty_api::ScanAction::Visit,
+            amount: None,
+            confirm_repeat: false,
+        };
+        let key = loyalty_api::IdempotencyKey::new("k-1").unwrap();
+        store::enqueue(&mut conn, &write, &key, Timestamp::UNIX_EPOCH, None).unwrap();
+        let mut newer = customer("1", "Ana", "a@x.es", None);
+        newer.cards[0].visits = 0;
+        let tx = conn.transaction().unwrap();
+        put_customer(&tx, &newer, Timestamp::UNIX_EPOCH).unwrap();
+        tx.commit().unwrap();
+        let found = lookup_card(&conn, &CardId::new("card_1")).unwrap().unwrap();
+        assert_eq!(found.card.visits, 1, "the local copy is kept");
+        assert!(found.provisional);
+        assert_eq!(found.queued_writes, 1);
+    }
+}

@@ -1,0 +1,258 @@
+//! The state the façade, the sender and the connectivity check share.
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex, MutexGuard, RwLock};
+
+use jiff::{SignedDuration, Timestamp};
+use loyalty_api::{Client, Error as ApiError, RateLimit};
+use rusqlite::Connection;
+use tokio::sync::Notify;
+use tokio::time::Instant;
+
+use crate::clock::Clock;
+use crate::config::Config;
+use crate::events::{Connectivity, Event, Events};
+use crate::ids::IdSource;
+use crate::outbox::{ItemId, store};
+
+/// Why the sender is holding back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum GateReason {
+    /// Our own backoff after a failure: lifted as soon as the service answers again.
+    Backoff,
+    /// The service asked to wait (`Retry-After`), or the rate limit is used up (`r=0`):
+    /// always honoured to the end.
+    Service,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Gate {
+    pub until: Instant,
+    pub reason: GateReason,
+}
+
+#[derive(Debug)]
+struct Link {
+    connectivity: Connectivity,
+    gate: Option<Gate>,
+    skew_warning: bool,
+}
+
+/// Shared by everything inside one open counter.
+#[derive(Debug)]
+pub(crate) struct Core {
+    db: Mutex<Connection>,
+    pub clock: Arc<dyn Clock>,
+    pub ids: Arc<dyn IdSource>,
+    pub events: Events,
+    pub config: Config,
+    client: RwLock<Option<Client>>,
+    link: Mutex<Link>,
+    /// Items a cashier's call is sending itself; the worker leaves them alone.
+    claimed: Mutex<HashSet<ItemId>>,
+    /// Wakes the worker: a new item, the service back, "send now".
+    pub wake: Notify,
+    /// Only one request of the outbox is in flight at a time.
+    pub send_lock: tokio::sync::Mutex<()>,
+}
+
+impl Core {
+    pub(crate) fn new(
+        db: Connection,
+        clock: Arc<dyn Clock>,
+        ids: Arc<dyn IdSource>,
+        config: Config,
+    ) -> Self {
+        Self {
+            db: Mutex::new(db),
+            clock,
+            ids,
+            events: Events::new(),
+            config,
+            client: RwLock::new(None),
+            link: Mutex::new(Link {
+                connectivity: Connectivity::Unknown,
+                gate: None,
+                skew_warning: false,
+            }),
+            claimed: Mutex::new(HashSet::new()),
+            wake: Notify::new(),
+            send_lock: tokio::sync::Mutex::new(()),
+        }
+    }
+
+    /// The database. Calls are short (one statement or one small transaction), so a
+    /// plain mutex held across no `.await` is enough.
+    pub(crate) fn db(&self) -> MutexGuard<'_, Connection> {
+        self.db.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn link(&self) -> MutexGuard<'_, Link> {
+        self.link.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub(crate) fn client(&self) -> Option<Client> {
+        self.client
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    pub(crate) fn set_client(&self, client: Option<Client>) {
+        *self.client.write().unwrap_or_else(|p| p.into_inner()) = client;
+        self.wake.notify_one();
+    }
+
+    pub(crate) fn now(&self) -> Timestamp {
+        self.clock.now()
+    }
+
+    pub(crate) fn connectivity(&self) -> Connectivity {
+        self.link().connectivity
+    }
+
+    pub(crate) fn gate(&self) -> Option<Gate> {
+        let mut link = self.link();
+        match link.gate {
+            Some(gate) if gate.until > Instant::now() => Some(gate),
+            Some(_) => {
+                link.gate = None;
+                None
+            }
+            None => None,
+        }
+    }
+
+    pub(crate) fn set_gate(&self, wait: std::time::Duration, reason: GateReason) {
+        let until = Instant::now() + wait;
+        let mut link = self.link();
+        // A longer wait the service asked for is never shortened by our own backoff.
+        match link.gate {
+            Some(g) if g.until >= until && g.reason == GateReason::Service => {}
+            _ => link.gate = Some(Gate { until, reason }),
+        }
+    }
+
+    /// Lifts our own backoff (not a wait the service asked for): "send now".
+    pub(crate) fn lift_backoff(&self) {
+        let mut link = self.link();
+        if link.gate.is_some_and(|g| g.reason == GateReason::Backoff) {
+            link.gate = None;
+        }
+        drop(link);
+        self.wake.notify_one();
+    }
+
+    fn set_connectivity(&self, state: Connectivity) {
+        let mut link = self.link();
+        if link.connectivity == state {
+            return;
+        }
+        link.connectivity = state;
+        if state == Connectivity::Online
+            && link.gate.is_some_and(|g| g.reason == GateReason::Backoff)
+        {
+            link.gate = None;
+        }
+        drop(link);
+        tracing::info!(?state, "connectivity changed");
+        self.events.publish(Event::Connectivity { state });
+        if state == Connectivity::Online {
+            self.wake.notify_one();
+        }
+    }
+
+    /// An answer came back: the service is reachable; compare clocks; respect the limit.
+    pub(crate) fn observe_answer(&self, date: Option<Timestamp>, rate_limit: Option<&RateLimit>) {
+        self.set_connectivity(Connectivity::Online);
+        if let Some(server) = date {
+            self.observe_server_time(server);
+        }
+        if let Some(limit) = rate_limit
+            && let Some(spent) = limit
+                .states
+                .iter()
+                .filter(|s| s.remaining == 0)
+                .max_by_key(|s| s.reset)
+        {
+            self.set_gate(spent.reset, GateReason::Service);
+        }
+    }
+
+    /// A request failed: offline when no answer came at all.
+    pub(crate) fn observe_failure(&self, err: &ApiError) {
+        match err {
+            ApiError::Transport(t) if t.status.is_none() => {
+                self.set_connectivity(Connectivity::Offline)
+            }
+            ApiError::Transport(_) | ApiError::Problem(_) => {
+                self.set_connectivity(Connectivity::Online)
+            }
+            _ => {}
+        }
+    }
+
+    fn observe_server_time(&self, server: Timestamp) {
+        let till = self.now();
+        let skew = till.duration_since(server);
+        // The Date header has whole seconds: allow the limit plus that rounding.
+        let warning = skew.abs() > self.config.max_clock_skew + SignedDuration::from_secs(1);
+        let mut link = self.link();
+        if link.skew_warning != warning {
+            link.skew_warning = warning;
+            drop(link);
+            tracing::warn!(
+                skew_seconds = skew.as_secs(),
+                warning,
+                "till clock versus service"
+            );
+            self.events.publish(Event::ClockSkew {
+                skew_seconds: skew.as_secs(),
+                warning,
+            });
+        }
+    }
+
+    pub(crate) fn clock_warning(&self) -> bool {
+        self.link().skew_warning
+    }
+
+    pub(crate) fn claim(&self, id: ItemId) {
+        self.claimed
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(id);
+    }
+
+    pub(crate) fn unclaim(&self, id: ItemId) {
+        self.claimed
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&id);
+        self.wake.notify_one();
+    }
+
+    pub(crate) fn is_claimed(&self, id: ItemId) -> bool {
+        self.claimed
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .contains(&id)
+    }
+
+    /// Publishes an item's new state and the queue's counts.
+    pub(crate) fn publish_item(&self, id: ItemId) {
+        let (item, counts) = {
+            let db = self.db();
+            (store::get(&db, id), store::counts(&db))
+        };
+        if let Ok(Some(item)) = item {
+            self.events.publish(Event::ItemChanged {
+                id,
+                state: item.state,
+            });
+        }
+        if let Ok(counts) = counts {
+            self.events.publish(Event::QueueCounts(counts));
+        }
+    }
+}

@@ -1,0 +1,829 @@
+//! The façade the Tauri shell holds: one open till.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use jiff::Timestamp;
+use loyalty_api::{
+    ApiKey, CardId, Client, Currency, GiftCardId, KeyMode, Me, MinorUnits, PassId, ScanAction,
+    Scope, Wallet,
+};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use tokio::sync::broadcast;
+use tokio::task::JoinHandle;
+
+use crate::cache::{self, CachedGiftCard, CardLookup, CustomerSummary};
+use crate::clock::Clock;
+use crate::config::Config;
+use crate::core::Core;
+use crate::error::Error;
+use crate::events::{Connectivity, Event};
+use crate::ids::IdSource;
+use crate::lock::OwnerLock;
+use crate::outbox::send::{self, Mode, Report};
+use crate::outbox::{ItemId, ItemState, OutboxItem, QueueCounts, Refusal, Write, store};
+use crate::payment::{self, AmountError};
+use crate::secrets::{KeyStorage, KeyStore};
+use crate::settings::{self, Settings};
+use crate::sync::{self, SyncReport};
+use crate::views::{Answer, CustomerView, GiftCardView, PaymentView, ScanResultView};
+
+/// What the key is, as the UI shows it after connecting.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Connection {
+    /// The business's name.
+    pub business_name: String,
+    /// Whether it is a test key (the UI shows a TEST banner).
+    pub test_mode: bool,
+    /// The key's scopes: what it may not do is not offered.
+    pub scopes: Vec<String>,
+    /// Where the key is kept (the UI shows the file warning).
+    pub key_storage: KeyStorage,
+}
+
+/// The answer to `record_scan` and `confirm_repeat_visit`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum ScanOutcome {
+    /// The service recorded it.
+    Recorded {
+        /// The outbox item.
+        item: ItemId,
+        /// The service's answer.
+        result: ScanResultView,
+    },
+    /// Stored and queued: the service could not be reached now.
+    Queued {
+        /// The outbox item.
+        item: ItemId,
+        /// The card as the till knows it (provisional).
+        known: Option<CardLookup>,
+    },
+    /// A visit less than 15 minutes after the last: the cashier chooses.
+    NeedsConfirmation {
+        /// The refused item (closed as refused).
+        item: ItemId,
+        /// When the last visit was.
+        last_visit_at: Option<Timestamp>,
+    },
+    /// The service refused it.
+    Refused {
+        /// The outbox item.
+        item: ItemId,
+        /// Why.
+        refusal: Refusal,
+    },
+    /// A person must decide (see the item's reason).
+    NeedsDecision {
+        /// The outbox item.
+        item: ItemId,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// A gift-card balance, for the "take exactly what is left" choice.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Balance {
+    /// The amount.
+    #[serde(with = "loyalty_api::decimal_string")]
+    pub amount: Decimal,
+    /// In minor units.
+    pub amount_minor: MinorUnits,
+    /// The currency.
+    pub currency: Currency,
+}
+
+/// The answer to `take_payment`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum PaymentOutcome {
+    /// The service took it.
+    Paid {
+        /// The outbox item.
+        item: ItemId,
+        /// The payment.
+        payment: PaymentView,
+    },
+    /// Stored and queued (offline, within the manager's policy).
+    Queued {
+        /// The outbox item.
+        item: ItemId,
+        /// The amount queued.
+        amount_minor: MinorUnits,
+    },
+    /// More than the card holds: nothing taken. Offer to take exactly `balance`.
+    InsufficientBalance {
+        /// The refused item.
+        item: ItemId,
+        /// What the card holds.
+        balance: Option<Balance>,
+    },
+    /// The service refused it.
+    Refused {
+        /// The outbox item.
+        item: ItemId,
+        /// Why.
+        refusal: Refusal,
+    },
+    /// A person must decide.
+    NeedsDecision {
+        /// The outbox item.
+        item: ItemId,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// The answer to an enrolment or a gift-card issue.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum WriteOutcome {
+    /// The service did it; its answer.
+    Done {
+        /// The outbox item.
+        item: ItemId,
+        /// The answer.
+        answer: Answer,
+    },
+    /// Stored and queued.
+    Queued {
+        /// The outbox item.
+        item: ItemId,
+    },
+    /// The service refused it.
+    Refused {
+        /// The outbox item.
+        item: ItemId,
+        /// Why.
+        refusal: Refusal,
+    },
+    /// A person must decide.
+    NeedsDecision {
+        /// The outbox item.
+        item: ItemId,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// A person enrolling a customer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Enrolment {
+    /// The pass (the till's pass setting when None).
+    pub pass_id: Option<PassId>,
+    /// Name.
+    pub name: String,
+    /// Email.
+    pub email: String,
+    /// apple or google.
+    pub wallet: String,
+    /// Send the welcome email.
+    pub send_welcome: bool,
+}
+
+/// A gift card to issue.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GiftCardIssue {
+    /// The amount, as typed.
+    pub amount: String,
+    /// The currency.
+    pub currency: String,
+    /// The email's language.
+    pub locale: String,
+    /// The recipient's name.
+    pub recipient_name: String,
+    /// The recipient's email.
+    pub recipient_email: String,
+}
+
+/// One open till: its outbox, cache, settings and connection.
+#[derive(Debug)]
+pub struct Counter {
+    core: Arc<Core>,
+    keys: KeyStore,
+    tasks: Vec<JoinHandle<()>>,
+    // Dropped last: the lock outlives the tasks' abort.
+    _lock: OwnerLock,
+}
+
+impl Drop for Counter {
+    fn drop(&mut self) {
+        for task in &self.tasks {
+            task.abort();
+        }
+    }
+}
+
+fn outcome_state(core: &Core, id: ItemId) -> Result<OutboxItem, Error> {
+    store::get(&core.db(), id)?.ok_or(Error::NoSuchItem)
+}
+
+impl Counter {
+    /// Opens the till whose data lives in `data_dir` (created if missing): takes the
+    /// single-owner lock, opens and migrates the database, starts the sender and the
+    /// connectivity check, and reconnects with the kept key if there is one.
+    ///
+    /// Must be called inside a tokio runtime.
+    pub async fn open(
+        data_dir: &Path,
+        config: Config,
+        clock: Arc<dyn Clock>,
+        ids: Arc<dyn IdSource>,
+    ) -> Result<Counter, Error> {
+        std::fs::create_dir_all(data_dir).map_err(|source| crate::lock::LockError::Io {
+            path: data_dir.to_owned(),
+            source,
+        })?;
+        let lock = OwnerLock::acquire(&data_dir.join("till.lock"))?;
+        let db = crate::db::open(&data_dir.join("till.db"))?;
+        let keys = KeyStore::new(config.secrets.clone(), data_dir);
+        let core = Arc::new(Core::new(db, clock, ids, config));
+        let mut counter = Counter {
+            core: core.clone(),
+            keys,
+            tasks: Vec::new(),
+            _lock: lock,
+        };
+        let saved = settings::load(&core.db())?;
+        if let Some(base_url) = saved.base_url
+            && let Some((key, storage)) = counter.keys.load()?
+        {
+            if let KeyStorage::File { warning, .. } = storage {
+                core.events
+                    .publish(Event::KeyStorageWarning { message: warning });
+            }
+            core.set_client(Some(counter.build_client(&base_url, key)?));
+        }
+        counter
+            .tasks
+            .push(tokio::spawn(send::run_worker(core.clone())));
+        counter.tasks.push(tokio::spawn(run_prober(core)));
+        Ok(counter)
+    }
+
+    /// Stops the sender and the check, and waits until they have stopped. Dropping
+    /// the counter does the same without waiting.
+    pub async fn close(mut self) {
+        for task in std::mem::take(&mut self.tasks) {
+            task.abort();
+            let _ = task.await;
+        }
+    }
+
+    /// Events: connectivity, queue counts, item changes, sync progress, clock skew.
+    pub fn subscribe(&self) -> broadcast::Receiver<Event> {
+        self.core.events.subscribe()
+    }
+
+    fn build_client(&self, base_url: &str, key: ApiKey) -> Result<Client, Error> {
+        Ok(Client::builder(base_url, key)
+            .timeout(self.core.config.request_timeout)
+            .connect_timeout(self.core.config.connect_timeout)
+            .build()?)
+    }
+
+    /// Checks `key` with GET /v1/me against `base_url`; only a key the service
+    /// accepts is kept (keychain, else owner-only file) and used.
+    pub async fn connect(&self, base_url: &str, key: &str) -> Result<Connection, Error> {
+        let key = ApiKey::new(key)?;
+        let client = self.build_client(base_url, key.clone())?;
+        let me = client
+            .me()
+            .await
+            .inspect_err(|e| self.core.observe_failure(e))?;
+        self.core.observe_answer(me.date, me.rate_limit.as_ref());
+        let storage = self.keys.save(&key)?;
+        if let KeyStorage::File { warning, .. } = &storage {
+            self.core.events.publish(Event::KeyStorageWarning {
+                message: warning.clone(),
+            });
+        }
+        let mut saved = settings::load(&self.core.db())?;
+        saved.base_url = Some(client.base_url().as_str().to_owned());
+        settings::save(&self.core.db(), &saved)?;
+        self.core.set_client(Some(client));
+        Ok(connection_of(&me.data, storage))
+    }
+
+    /// Forgets the key (keychain and file); queued writes stay queued.
+    pub fn disconnect(&self) -> Result<(), Error> {
+        self.keys.delete()?;
+        self.core.set_client(None);
+        Ok(())
+    }
+
+    /// Whether the service answers, as last seen.
+    pub fn connectivity(&self) -> Connectivity {
+        self.core.connectivity()
+    }
+
+    /// Whether the till's clock is off by more than the allowed difference.
+    pub fn clock_warning(&self) -> bool {
+        self.core.clock_warning()
+    }
+
+    /// Stores `write`, then sends it at once if the service is reachable and nothing
+    /// for the same card waits before it. Returns the item and what the attempt learnt.
+    async fn submit(
+        &self,
+        write: Write,
+        replaces: Option<ItemId>,
+    ) -> Result<(OutboxItem, Report), Error> {
+        let core = &self.core;
+        let key = core.ids.idempotency_key();
+        let id = store::enqueue(&mut core.db(), &write, &key, core.now(), replaces)?;
+        core.claim(id);
+        let report = self.send_claimed(id).await;
+        core.unclaim(id);
+        core.publish_item(id);
+        let report = report?;
+        Ok((outcome_state(core, id)?, report))
+    }
+
+    async fn send_claimed(&self, id: ItemId) -> Result<Report, Error> {
+        let core = &self.core;
+        let Some(client) = core.client() else {
+            return Ok(Report::default());
+        };
+        if core.connectivity() == Connectivity::Offline || core.gate().is_some() {
+            return Ok(Report::default());
+        }
+        let Ok(_sending) =
+            tokio::time::timeout(core.config.interactive_wait, core.send_lock.lock()).await
+        else {
+            return Ok(Report::default());
+        };
+        if !store::is_first_in_line(&core.db(), id)? || core.gate().is_some() {
+            return Ok(Report::default());
+        }
+        Ok(send::send_item(core, &client, id, Mode::Interactive).await?)
+    }
+
+    /// Records a scan: `Visit` (amount None), `Points` (amount = points, negative to
+    /// deduct) or `Redeem`.
+    pub async fn record_scan(
+        &self,
+        card: CardId,
+        action: ScanAction,
+        amount: Option<Decimal>,
+    ) -> Result<ScanOutcome, Error> {
+        self.scan(card, action, amount, false, None).await
+    }
+
+    async fn scan(
+        &self,
+        card: CardId,
+        action: ScanAction,
+        amount: Option<Decimal>,
+        confirm_repeat: bool,
+        replaces: Option<ItemId>,
+    ) -> Result<ScanOutcome, Error> {
+        let write = Write::Scan {
+            card_id: card.clone(),
+            action,
+            amount,
+            confirm_repeat,
+        };
+        let (item, report) = self.submit(write, replaces).await?;
+        Ok(match item.state {
+            ItemState::Done => match item.answer {
+                Some(Answer::ScanResult(result)) => ScanOutcome::Recorded {
+                    item: item.id,
+                    result,
+                },
+                _ => unreachable!("a done scan stores a scan result"),
+            },
+            ItemState::Refused => {
+                let refusal = item.refusal.expect("a refused item keeps its refusal");
+                if refusal.code == loyalty_api::ErrorCode::RecentVisit.as_str() {
+                    ScanOutcome::NeedsConfirmation {
+                        item: item.id,
+                        last_visit_at: report.last_visit_at,
+                    }
+                } else {
+                    ScanOutcome::Refused {
+                        item: item.id,
+                        refusal,
+                    }
+                }
+            }
+            ItemState::NeedsDecision => ScanOutcome::NeedsDecision {
+                item: item.id,
+                reason: item.reason.unwrap_or_default(),
+            },
+            ItemState::Queued | ItemState::Sending => ScanOutcome::Queued {
+                item: item.id,
+                known: cache::lookup_card(&self.core.db(), &card)?,
+            },
+        })
+    }
+
+    /// The cashier confirms a repeat visit: a new write with `confirm_repeat: true`
+    /// and a new key (the first key's answer is already stored by the service). The
+    /// first item stays closed (refused) and names its replacement.
+    pub async fn confirm_repeat_visit(&self, item: ItemId) -> Result<ScanOutcome, Error> {
+        let first = outcome_state(&self.core, item)?;
+        let is_recent_visit = first
+            .refusal
+            .as_ref()
+            .is_some_and(|r| r.code == loyalty_api::ErrorCode::RecentVisit.as_str());
+        let card = match (&first.write, first.state, is_recent_visit) {
+            (
+                Write::Scan {
+                    card_id,
+                    action: ScanAction::Visit,
+                    ..
+                },
+                ItemState::Refused | ItemState::NeedsDecision,
+                true,
+            ) if first.resolution.is_none() => card_id.clone(),
+            _ => {
+                return Err(Error::NotAllowed(
+                    "Only a visit refused as too recent can be confirmed as a repeat visit.".into(),
+                ));
+            }
+        };
+        let outcome = self
+            .scan(card, ScanAction::Visit, None, true, Some(item))
+            .await?;
+        let replacement = match &outcome {
+            ScanOutcome::Recorded { item, .. }
+            | ScanOutcome::Queued { item, .. }
+            | ScanOutcome::NeedsConfirmation { item, .. }
+            | ScanOutcome::Refused { item, .. }
+            | ScanOutcome::NeedsDecision { item, .. } => *item,
+        };
+        store::close_by_person(
+            &self.core.db(),
+            item,
+            &format!("repeat visit confirmed as {replacement}"),
+            self.core.now(),
+        )?;
+        self.core.publish_item(item);
+        Ok(outcome)
+    }
+
+    /// A cashier's decision on an item that needs one, or on a queued item that can
+    /// safely be withdrawn: it is closed as refused and kept, with `note`.
+    pub fn discard(&self, item: ItemId, note: &str) -> Result<OutboxItem, Error> {
+        let found = outcome_state(&self.core, item)?;
+        let allowed = match found.state {
+            ItemState::NeedsDecision => true,
+            // Withdrawing a queued write is safe only if no attempt may have reached
+            // the service; otherwise it may already be done.
+            ItemState::Queued => found.may_have_arrived_at.is_none() && !self.core.is_claimed(item),
+            _ => false,
+        };
+        if !allowed {
+            return Err(Error::NotAllowed(
+                "This item may already have reached the service; it cannot be withdrawn.".into(),
+            ));
+        }
+        let resolution = if note.trim().is_empty() {
+            "discarded".to_owned()
+        } else {
+            format!("discarded: {}", note.trim())
+        };
+        store::close_by_person(&self.core.db(), item, &resolution, self.core.now())?;
+        self.core.publish_item(item);
+        outcome_state(&self.core, item)
+    }
+
+    /// Sends an item that needs a decision again, with its own key (the person
+    /// checked that it did not reach the service, or accepts the replay).
+    pub fn retry_item(&self, item: ItemId) -> Result<(), Error> {
+        let found = outcome_state(&self.core, item)?;
+        if found.state != ItemState::NeedsDecision {
+            return Err(Error::NotAllowed(
+                "Only an item that needs a decision can be sent again.".into(),
+            ));
+        }
+        self.core.db().execute(
+            "UPDATE outbox SET state = 'queued', reason = NULL, may_have_arrived_at = NULL WHERE id = ?1",
+            [item.0],
+        )?;
+        self.core.publish_item(item);
+        self.send_now();
+        Ok(())
+    }
+
+    /// Takes a payment from a gift card; `amount` as typed, in the card's currency.
+    pub async fn take_payment(
+        &self,
+        gift_card: GiftCardId,
+        amount: &str,
+        reference: Option<String>,
+    ) -> Result<PaymentOutcome, Error> {
+        let core = &self.core;
+        // A fresh balance when the service answers; the cached one otherwise.
+        let mut online = false;
+        if let Some(client) = core.client()
+            && core.connectivity() != Connectivity::Offline
+        {
+            match client.gift_cards().get(&gift_card).await {
+                Ok(read) => {
+                    core.observe_answer(read.date, read.rate_limit.as_ref());
+                    cache::put_gift_card(
+                        &core.db(),
+                        &GiftCardView::from(&read.gift_card),
+                        core.now(),
+                    )?;
+                    online = true;
+                }
+                Err(err) if err.problem().is_some() => {
+                    core.observe_failure(&err);
+                    return Err(err.into());
+                }
+                Err(err) => core.observe_failure(&err),
+            }
+        }
+        let cached: CachedGiftCard =
+            cache::gift_card(&core.db(), &gift_card)?.ok_or(Error::GiftCardUnknown)?;
+        let currency = cached.gift_card.currency.clone();
+        let minor = payment::parse_amount(amount, &currency, core.config.max_payment)?;
+        let typed = payment::to_decimal(minor, &currency);
+        let queued_here: i64 = self.queued_payments(|g| g == &gift_card, &currency)?;
+        let available = payment::to_minor(cached.gift_card.balance, &currency)
+            .map(|b| b.get() - queued_here)
+            .unwrap_or(0);
+        if minor.get() > available {
+            return Err(AmountError::OverBalance {
+                amount: typed.to_string(),
+                available: payment::to_decimal(MinorUnits(available.max(0)), &currency).to_string(),
+                currency: currency.to_string(),
+            }
+            .into());
+        }
+        if !online {
+            let policy = settings::load(&core.db())?.offline_payments;
+            let queued_total = self.queued_payments(|_| true, &currency)?;
+            policy.check(
+                typed,
+                &currency,
+                payment::to_decimal(MinorUnits(queued_total), &currency),
+                cached.read_at,
+                core.now(),
+            )?;
+        }
+        let write = Write::Payment {
+            gift_card_id: gift_card,
+            amount_minor: minor,
+            currency,
+            reference,
+        };
+        let (item, report) = self.submit(write, None).await?;
+        Ok(match item.state {
+            ItemState::Done => match item.answer {
+                Some(Answer::GiftCardPayment(payment)) => PaymentOutcome::Paid {
+                    item: item.id,
+                    payment,
+                },
+                _ => unreachable!("a done payment stores a payment"),
+            },
+            ItemState::Refused => {
+                let refusal = item.refusal.expect("a refused item keeps its refusal");
+                if refusal.code == loyalty_api::ErrorCode::InsufficientBalance.as_str() {
+                    PaymentOutcome::InsufficientBalance {
+                        item: item.id,
+                        balance: report.balance.map(|b| Balance {
+                            amount: b.amount,
+                            amount_minor: b.amount_minor,
+                            currency: b.currency,
+                        }),
+                    }
+                } else {
+                    PaymentOutcome::Refused {
+                        item: item.id,
+                        refusal,
+                    }
+                }
+            }
+            ItemState::NeedsDecision => PaymentOutcome::NeedsDecision {
+                item: item.id,
+                reason: item.reason.unwrap_or_default(),
+            },
+            ItemState::Queued | ItemState::Sending => PaymentOutcome::Queued {
+                item: item.id,
+                amount_minor: minor,
+            },
+        })
+    }
+
+    /// Minor units of queued payments in `currency` whose gift card passes `which`.
+    fn queued_payments(
+        &self,
+        which: impl Fn(&GiftCardId) -> bool,
+        currency: &Currency,
+    ) -> Result<i64, Error> {
+        Ok(store::open_payments(&self.core.db())?
+            .iter()
+            .filter_map(|item| match &item.write {
+                Write::Payment {
+                    gift_card_id,
+                    amount_minor,
+                    currency: c,
+                    ..
+                } if which(gift_card_id) && c == currency => Some(amount_minor.get()),
+                _ => None,
+            })
+            .sum())
+    }
+
+    /// Reads a gift card from the service into the cache (its balance read now).
+    pub async fn refresh_gift_card(&self, id: &GiftCardId) -> Result<CachedGiftCard, Error> {
+        let client = self.core.client().ok_or(Error::NotConnected)?;
+        let read = client
+            .gift_cards()
+            .get(id)
+            .await
+            .inspect_err(|e| self.core.observe_failure(e))?;
+        self.core
+            .observe_answer(read.date, read.rate_limit.as_ref());
+        let view = GiftCardView::from(&read.gift_card);
+        cache::put_gift_card(&self.core.db(), &view, self.core.now())?;
+        Ok(CachedGiftCard {
+            gift_card: view,
+            read_at: self.core.now(),
+        })
+    }
+
+    /// A cached gift card.
+    pub fn gift_card(&self, id: &GiftCardId) -> Result<Option<CachedGiftCard>, Error> {
+        Ok(cache::gift_card(&self.core.db(), id)?)
+    }
+
+    /// Enrols a customer.
+    pub async fn enrol(&self, enrolment: Enrolment) -> Result<WriteOutcome, Error> {
+        let pass_id = match enrolment.pass_id {
+            Some(pass) => pass,
+            None => settings::load(&self.core.db())?.pass_id.ok_or_else(|| {
+                Error::NotAllowed("Choose the pass to enrol customers on.".into())
+            })?,
+        };
+        let write = Write::Enrol {
+            pass_id,
+            name: enrolment.name,
+            email: enrolment.email,
+            wallet: Wallet::parse(&enrolment.wallet),
+            send_welcome: enrolment.send_welcome,
+        };
+        self.write_outcome(write).await
+    }
+
+    /// Issues a gift card.
+    pub async fn issue_gift_card(&self, issue: GiftCardIssue) -> Result<WriteOutcome, Error> {
+        let currency =
+            Currency::new(&issue.currency).map_err(|e| Error::NotAllowed(e.to_string()))?;
+        let minor = payment::parse_amount(&issue.amount, &currency, self.core.config.max_payment)?;
+        let write = Write::IssueGiftCard {
+            amount: payment::to_decimal(minor, &currency),
+            currency,
+            locale: issue.locale,
+            recipient_name: issue.recipient_name,
+            recipient_email: issue.recipient_email,
+        };
+        self.write_outcome(write).await
+    }
+
+    async fn write_outcome(&self, write: Write) -> Result<WriteOutcome, Error> {
+        let (item, _) = self.submit(write, None).await?;
+        Ok(match item.state {
+            ItemState::Done => WriteOutcome::Done {
+                item: item.id,
+                answer: item.answer.expect("a done item keeps its answer"),
+            },
+            ItemState::Refused => WriteOutcome::Refused {
+                item: item.id,
+                refusal: item.refusal.expect("a refused item keeps its refusal"),
+            },
+            ItemState::NeedsDecision => WriteOutcome::NeedsDecision {
+                item: item.id,
+                reason: item.reason.unwrap_or_default(),
+            },
+            ItemState::Queued | ItemState::Sending => WriteOutcome::Queued { item: item.id },
+        })
+    }
+
+    /// The queue: with `open_only`, what is queued, sending or needs a decision;
+    /// else everything, newest first, at most `limit`.
+    pub fn queue(&self, open_only: bool, limit: u32) -> Result<Vec<OutboxItem>, Error> {
+        Ok(store::list(&self.core.db(), open_only, limit)?)
+    }
+
+    /// One item.
+    pub fn item(&self, id: ItemId) -> Result<OutboxItem, Error> {
+        outcome_state(&self.core, id)
+    }
+
+    /// The queue's counts.
+    pub fn counts(&self) -> Result<QueueCounts, Error> {
+        Ok(store::counts(&self.core.db())?)
+    }
+
+    /// "Send now": lifts the till's own backoff (never a wait the service asked for)
+    /// and wakes the sender.
+    pub fn send_now(&self) {
+        self.core.lift_backoff();
+    }
+
+    /// Waits until nothing is queued or sending, or `timeout` passes; true when empty.
+    pub async fn drained(&self, timeout: std::time::Duration) -> Result<bool, Error> {
+        let deadline = tokio::time::Instant::now() + timeout;
+        let mut events = self.subscribe();
+        loop {
+            if self.counts()?.queued == 0 {
+                return Ok(true);
+            }
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            if left.is_zero() {
+                return Ok(false);
+            }
+            let _ = tokio::time::timeout(
+                left.min(std::time::Duration::from_millis(250)),
+                events.recv(),
+            )
+            .await;
+        }
+    }
+
+    /// Customers whose name, email or phone start with what was typed.
+    pub fn search(&self, typed: &str, limit: u32) -> Result<Vec<CustomerSummary>, Error> {
+        Ok(cache::search(&self.core.db(), typed, limit)?)
+    }
+
+    /// A card by its id, from the cache, with whether writes for it are queued.
+    pub fn lookup_card(&self, card: &CardId) -> Result<Option<CardLookup>, Error> {
+        Ok(cache::lookup_card(&self.core.db(), card)?)
+    }
+
+    /// A full sync of customers and cards (resuming an interrupted one); `max_pages`
+    /// stops after that many pages, and the next call goes on.
+    pub async fn sync(&self, max_pages: Option<u32>) -> Result<SyncReport, Error> {
+        let client = self.core.client().ok_or(Error::NotConnected)?;
+        sync::full(&self.core, &client, max_pages).await
+    }
+
+    /// The customers enrolled since the last sync.
+    pub async fn top_up(&self) -> Result<SyncReport, Error> {
+        let client = self.core.client().ok_or(Error::NotConnected)?;
+        sync::top_up(&self.core, &client).await
+    }
+
+    /// Stores a customer the shell already has (for example from another screen).
+    pub fn cache_customer(&self, customer: &CustomerView) -> Result<(), Error> {
+        let mut db = self.core.db();
+        let tx = db.transaction()?;
+        cache::put_customer(&tx, customer, self.core.now())?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// The till's settings.
+    pub fn settings(&self) -> Result<Settings, Error> {
+        Ok(settings::load(&self.core.db())?)
+    }
+
+    /// Saves the till's settings (the base URL changes on the next `connect`).
+    pub fn save_settings(&self, settings: &Settings) -> Result<(), Error> {
+        Ok(settings::save(&self.core.db(), settings)?)
+    }
+
+    /// Where the till's data lives is given at open; this is the lock file, for messages.
+    pub fn lock_path(&self) -> PathBuf {
+        self._lock.path().to_owned()
+    }
+}
+
+fn connection_of(me: &Me, key_storage: KeyStorage) -> Connection {
+    Connection {
+        business_name: me.business.name.clone(),
+        test_mode: me.mode == KeyMode::Test,
+        scopes: me
+            .scopes
+            .iter()
+            .map(|s: &Scope| s.as_str().to_owned())
+            .collect(),
+        key_storage,
+    }
+}
+
+/// The light periodic check: GET /v1/me, often while offline, rarely while online.
+async fn run_prober(core: Arc<Core>) {
+    loop {
+        let every = if core.connectivity() == Connectivity::Online {
+            core.config.probe_online
+        } else {
+            core.config.probe_offline
+        };
+        tokio::time::sleep(every).await;
+        let Some(client) = core.client() else {
+            continue;
+        };
+        match client.me().await {
+            Ok(me) => core.observe_answer(me.date, me.rate_limit.as_ref()),
+            Err(err) => core.observe_failure(&err),
+        }
+    }
+}

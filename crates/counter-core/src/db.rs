@@ -1,0 +1,175 @@
+//! Opening the till's SQLite file: WAL, durable commits, and forward migrations by
+//! `PRAGMA user_version`.
+
+use std::path::Path;
+
+use rusqlite::Connection;
+
+/// Every migration, in order; migration `i` takes the schema from version `i` to `i + 1`.
+const MIGRATIONS: &[&str] = &[
+    // 1: the outbox, settings, and the customer cache.
+    r#"
+    CREATE TABLE outbox (
+        id                  INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind                TEXT NOT NULL,
+        idempotency_key     TEXT NOT NULL UNIQUE,
+        order_key           TEXT,
+        write               TEXT NOT NULL,
+        body                TEXT NOT NULL,
+        state               TEXT NOT NULL,
+        created_at          TEXT NOT NULL,
+        attempts            INTEGER NOT NULL DEFAULT 0,
+        first_attempt_at    TEXT,
+        last_attempt_at     TEXT,
+        may_have_arrived_at TEXT,
+        answer              TEXT,
+        replayed            INTEGER NOT NULL DEFAULT 0,
+        problem_code        TEXT,
+        problem_detail      TEXT,
+        request_id          TEXT,
+        reason              TEXT,
+        last_error          TEXT,
+        closed_at           TEXT,
+        resolution          TEXT,
+        replaces            INTEGER REFERENCES outbox(id)
+    );
+    CREATE INDEX outbox_by_state ON outbox(state, id);
+    CREATE INDEX outbox_by_order_key ON outbox(order_key, state);
+
+    CREATE TABLE settings (
+        name  TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+
+    CREATE TABLE customers (
+        id         TEXT PRIMARY KEY,
+        pass_id    TEXT NOT NULL,
+        name       TEXT,
+        email      TEXT,
+        phone      TEXT,
+        created_at TEXT
+    );
+    CREATE TABLE cards (
+        id          TEXT PRIMARY KEY,
+        customer_id TEXT NOT NULL,
+        card        TEXT NOT NULL,
+        stored_at   TEXT NOT NULL
+    );
+    CREATE INDEX cards_by_customer ON cards(customer_id);
+    CREATE VIRTUAL TABLE customer_search USING fts5(
+        name, email, phone, digits,
+        tokenize = "unicode61 remove_diacritics 2"
+    );
+    CREATE TABLE gift_cards (
+        id        TEXT PRIMARY KEY,
+        gift_card TEXT NOT NULL,
+        read_at   TEXT NOT NULL
+    );
+    CREATE TABLE sync_state (
+        list        TEXT PRIMARY KEY,
+        cursor      TEXT,
+        done        INTEGER NOT NULL DEFAULT 0,
+        finished    INTEGER NOT NULL DEFAULT 0,
+        last_total  INTEGER,
+        newest_id   TEXT,
+        newest_at   TEXT,
+        walk_newest_id TEXT,
+        walk_newest_at TEXT
+    );
+    "#,
+];
+
+/// The schema version this build writes.
+pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
+
+/// Why the database could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// SQLite refused.
+    #[error("opening the till's database: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// The file was written by a newer version of the app.
+    #[error("the till's database has schema version {found}, newer than this app's {known}")]
+    TooNew {
+        /// The version in the file.
+        found: u32,
+        /// The newest version this build knows.
+        known: u32,
+    },
+}
+
+/// Opens (creating and migrating) the database at `path`.
+///
+/// WAL lets readers go on while the outbox commits; `synchronous=FULL` makes every
+/// commit durable before it returns, which is what "stored before the first attempt"
+/// means after a power cut.
+pub fn open(path: &Path) -> Result<Connection, OpenError> {
+    let mut conn = Connection::open(path)?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    migrate(&mut conn)?;
+    Ok(conn)
+}
+
+/// Runs the migrations the file has not had yet, each in its own transaction with the
+/// version bump.
+pub fn migrate(conn: &mut Connection) -> Result<(), OpenError> {
+    let found: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    if found > SCHEMA_VERSION {
+        return Err(OpenError::TooNew {
+            found,
+            known: SCHEMA_VERSION,
+        });
+    }
+    for (index, sql) in MIGRATIONS.iter().enumerate().skip(found as usize) {
+        let tx = conn.transaction()?;
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", index as u32 + 1)?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_file_is_migrated_to_the_current_version_in_wal_mode() {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = open(&dir.path().join("till.db")).unwrap();
+        let version: u32 = conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, SCHEMA_VERSION);
+        let mode: String = conn
+            .pragma_query_value(None, "journal_mode", |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
+        let sync: i64 = conn
+            .pragma_query_value(None, "synchronous", |r| r.get(0))
+            .unwrap();
+        assert_eq!(sync, 2, "FULL");
+    }
+
+    #[test]
+    fn reopening_a_migrated_file_changes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("till.db");
+        drop(open(&path).unwrap());
+        assert!(open(&path).is_ok());
+    }
+
+    #[test]
+    fn a_file_from_a_newer_app_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("till.db");
+        let conn = open(&path).unwrap();
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+            .unwrap();
+        drop(conn);
+        assert!(matches!(open(&path), Err(OpenError::TooNew { .. })));
+    }
+}

@@ -1,0 +1,70 @@
+//! `counter-core`: everything the counter does, without any window.
+//!
+//! - **The outbox** ([`outbox`]): every write is stored with its own Idempotency-Key
+//!   and exact body, in one committed SQLite transaction, before the first attempt;
+//!   one sender delivers it when the service answers, with backoff, `Retry-After` and
+//!   the rate limit honoured; a write is closed only on the service's answer or a
+//!   person's decision. Nothing is lost, nothing is done twice.
+//! - **The counter's rules**: scans and the repeat-visit question
+//!   ([`Counter::record_scan`], [`Counter::confirm_repeat_visit`]), exact gift-card
+//!   payments and the offline policy ([`payment`]), scanner input ([`scanner`]).
+//! - **The local cache** of customers and cards, synced from the service, with
+//!   search as you type ([`Counter::search`]).
+//! - **Keys and settings**: the API key in the keychain ([`secrets`]), the rest in
+//!   SQLite ([`settings`]).
+//!
+//! Time and ids are injected ([`Clock`], [`IdSource`]); nothing deep inside reads the
+//! system clock or makes a UUID. The Tauri shell holds one [`Counter`] and forwards
+//! its [`Event`]s.
+//!
+//! ```no_run
+//! # async fn example() -> Result<(), counter_core::Error> {
+//! use std::sync::Arc;
+//! use counter_core::{Config, Counter, SystemClock, UuidIds};
+//! use loyalty_api::{CardId, ScanAction};
+//!
+//! let counter = Counter::open(
+//!     std::path::Path::new("/var/lib/loyalty-counter"),
+//!     Config::default(),
+//!     Arc::new(SystemClock),
+//!     Arc::new(UuidIds),
+//! )
+//! .await?;
+//! counter.connect("https://api.example/sandbox", "lc_test_...").await?;
+//! let outcome = counter
+//!     .record_scan(CardId::new("card_..."), ScanAction::Visit, None)
+//!     .await?;
+//! # Ok(()) }
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod cache;
+pub mod clock;
+pub mod config;
+mod core;
+mod counter;
+pub mod db;
+mod error;
+pub mod events;
+pub mod ids;
+pub mod lock;
+pub mod outbox;
+pub mod payment;
+pub mod scanner;
+pub mod secrets;
+pub mod settings;
+mod sync;
+pub mod views;
+
+pub use clock::{Clock, ManualClock, SystemClock};
+pub use config::Config;
+pub use counter::{
+    Balance, Connection, Counter, Enrolment, GiftCardIssue, PaymentOutcome, ScanOutcome,
+    WriteOutcome,
+};
+pub use error::Error;
+pub use events::{Connectivity, Event};
+pub use ids::{IdSource, SequenceIds, UuidIds};
+pub use outbox::{ItemId, ItemState, OutboxItem, QueueCounts, Refusal, Write};
+pub use sync::SyncReport;

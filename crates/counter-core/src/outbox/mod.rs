@@ -1,0 +1,147 @@
+//! The outbox: every write is a row of a plain table, committed with its
+//! Idempotency-Key and exact body before the first attempt, and closed only once the
+//! service has answered it (PowerSync's shape).
+//!
+//! States, as a cashier reads them:
+//!
+//! - `queued`: stored, waiting to be sent (or to be sent again);
+//! - `sending`: an attempt is under way. Found in this state after a crash, the item
+//!   is sent again with the same key; the service's replay counts as success;
+//! - `done`: the service accepted it; its answer is stored;
+//! - `refused`: the service refused it for good (code, detail and Request-Id kept),
+//!   or a person discarded it (`resolution` says so). Nothing behind it waits for it;
+//! - `needs_decision`: a person must choose (the reason says why), for example a write
+//!   that may have reached the service more than 23 hours ago, which the service may
+//!   have forgotten, so sending it again could record it twice.
+//!
+//! Invariants: the key of an item never changes; an item leaves `queued`/`sending`
+//! only on an answer of the service or a person's decision; items of one card (or one
+//! gift card) are sent in the order they were made.
+
+pub(crate) mod send;
+pub(crate) mod store;
+mod write;
+
+use jiff::Timestamp;
+use serde::{Deserialize, Serialize};
+
+pub use write::{Write, WriteKind};
+
+use crate::views::Answer;
+
+/// The number of an outbox item: its place in the order writes were made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ItemId(pub i64);
+
+impl std::fmt::Display for ItemId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+/// Where an item stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ItemState {
+    /// Stored, waiting to be sent.
+    Queued,
+    /// An attempt is under way (or was, when the app stopped).
+    Sending,
+    /// Accepted by the service; the answer is stored.
+    Done,
+    /// Refused for good, or discarded by a person.
+    Refused,
+    /// A person must choose what to do.
+    NeedsDecision,
+}
+
+impl ItemState {
+    /// Its name in the database and on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ItemState::Queued => "queued",
+            ItemState::Sending => "sending",
+            ItemState::Done => "done",
+            ItemState::Refused => "refused",
+            ItemState::NeedsDecision => "needs_decision",
+        }
+    }
+
+    pub(crate) fn parse(text: &str) -> Option<Self> {
+        Some(match text {
+            "queued" => ItemState::Queued,
+            "sending" => ItemState::Sending,
+            "done" => ItemState::Done,
+            "refused" => ItemState::Refused,
+            "needs_decision" => ItemState::NeedsDecision,
+            _ => return None,
+        })
+    }
+
+    /// Queued or sending: the worker will still send it.
+    pub fn is_open(self) -> bool {
+        matches!(self, ItemState::Queued | ItemState::Sending)
+    }
+}
+
+/// A final refusal by the service, as kept with a `refused` item.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Refusal {
+    /// The problem's stable code (`recent_visit`, `insufficient_balance`, ...).
+    pub code: String,
+    /// The service's explanation, for people.
+    pub detail: Option<String>,
+    /// The Request-Id to quote.
+    pub request_id: Option<String>,
+}
+
+/// One write of the outbox, as the queue screen shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OutboxItem {
+    /// Its number.
+    pub id: ItemId,
+    /// Where it stands.
+    pub state: ItemState,
+    /// What it does.
+    pub write: Write,
+    /// Its Idempotency-Key (not a secret: it only names this write).
+    pub idempotency_key: String,
+    /// The exact JSON body sent on every attempt.
+    pub body: String,
+    /// When it was made (the till's clock).
+    pub created_at: Timestamp,
+    /// Attempts made so far.
+    pub attempts: u32,
+    /// When the last attempt started.
+    pub last_attempt_at: Option<Timestamp>,
+    /// The start of the earliest attempt that may have reached the service.
+    pub may_have_arrived_at: Option<Timestamp>,
+    /// The service's answer, once done.
+    pub answer: Option<Answer>,
+    /// Whether that answer was a replay of an earlier attempt's.
+    pub replayed: bool,
+    /// The Request-Id of the answer that closed it.
+    pub request_id: Option<String>,
+    /// The refusal, when refused by the service.
+    pub refusal: Option<Refusal>,
+    /// Why a person must decide, when `needs_decision`.
+    pub reason: Option<String>,
+    /// What went wrong on the last failed attempt (kept while it is retried).
+    pub last_error: Option<String>,
+    /// When it was closed.
+    pub closed_at: Option<Timestamp>,
+    /// What a person decided, or what replaced it.
+    pub resolution: Option<String>,
+    /// The item this one replaces (a confirmed repeat visit replaces the refused one).
+    pub replaces: Option<ItemId>,
+}
+
+/// How many items wait, and how many need a person.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct QueueCounts {
+    /// Queued or sending.
+    pub queued: u32,
+    /// Needing a decision.
+    pub needs_decision: u32,
+}

@@ -1,0 +1,290 @@
+//! Sending: one attempt of one item, and the worker that drains the queue.
+//!
+//! Only one request of the outbox is in flight at a time (`Core::send_lock`): the
+//! worker and a cashier's immediate send take turns, so no write is ever sent twice
+//! at once and the order of a card's writes holds.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use jiff::Timestamp;
+use loyalty_api::{Client, Decision, Error as ApiError, ErrorCode, Money, is_retryable};
+
+use super::{ItemId, OutboxItem, Refusal, Write, store};
+use crate::cache;
+use crate::core::{Core, GateReason};
+use crate::views::{Answer, CustomerView, GiftCardView, PaymentView, ScanResultView};
+
+/// Who is waiting for the answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// A cashier, now: a `recent_visit` is their question to answer at once.
+    Interactive,
+    /// The worker, later: a `recent_visit` needs a person's decision.
+    Background,
+}
+
+/// What an attempt learnt beyond the item's new state.
+#[derive(Debug, Default)]
+pub(crate) struct Report {
+    pub last_visit_at: Option<Timestamp>,
+    pub balance: Option<Money>,
+}
+
+struct Accepted {
+    answer: Answer,
+    replayed: bool,
+    request_id: Option<String>,
+}
+
+async fn attempt(core: &Core, client: &Client, item: &OutboxItem) -> Result<Accepted, ApiError> {
+    let key = loyalty_api::IdempotencyKey::new(item.idempotency_key.clone())
+        .expect("keys are validated when made");
+    macro_rules! done {
+        ($response:expr, $answer:expr) => {{
+            let response = $response;
+            core.observe_answer(response.date, response.rate_limit.as_ref());
+            Accepted {
+                answer: $answer(&response.data),
+                replayed: response.replayed,
+                request_id: response.request_id.clone(),
+            }
+        }};
+    }
+    let accepted = match &item.write {
+        Write::Scan { .. } => {
+            let scan = item.write.new_scan().expect("a scan");
+            done!(client.scans().create(&key, &scan).await?, |r| {
+                Answer::ScanResult(ScanResultView::from(r))
+            })
+        }
+        Write::Payment { .. } => {
+            let (id, payment) = item.write.new_payment().expect("a payment");
+            done!(client.gift_cards().pay(&id, &key, &payment).await?, |p| {
+                Answer::GiftCardPayment(PaymentView::from(p))
+            })
+        }
+        Write::Enrol { .. } => {
+            let customer = item.write.new_customer().expect("an enrolment");
+            done!(client.customers().create(&key, &customer).await?, |c| {
+                Answer::Customer(CustomerView::from(c))
+            })
+        }
+        Write::IssueGiftCard { .. } => {
+            let card = item.write.new_gift_card().expect("an issue");
+            done!(
+                client.gift_cards().issue(&key, &card).await?,
+                |g: &loyalty_api::IssuedGiftCard| Answer::GiftCard {
+                    gift_card: GiftCardView::from(&g.gift_card),
+                    email_sent: g.email.sent,
+                }
+            )
+        }
+    };
+    Ok(accepted)
+}
+
+/// Whether a failed attempt's request may have reached the service.
+fn may_have_arrived(err: &ApiError) -> bool {
+    match err {
+        ApiError::Transport(t) => t.kind.request_may_have_arrived(),
+        // Refused before any work: the limit, or the limiter being away.
+        ApiError::Problem(p) => !matches!(
+            p.code,
+            ErrorCode::RateLimited | ErrorCode::RateLimiterUnavailable
+        ),
+        // A kind of failure this version does not know: assume the worst.
+        _ => true,
+    }
+}
+
+fn refusal_of(err: &ApiError) -> Option<Refusal> {
+    err.problem().map(|p| Refusal {
+        code: p.code.as_str().to_owned(),
+        detail: p.detail.clone(),
+        request_id: p.request_id.clone(),
+    })
+}
+
+/// Sends one item once. The caller holds `core.send_lock`.
+pub(crate) async fn send_item(
+    core: &Core,
+    client: &Client,
+    id: ItemId,
+    mode: Mode,
+) -> rusqlite::Result<Report> {
+    let mut report = Report::default();
+    let Some(item) = store::get(&core.db(), id)? else {
+        return Ok(report);
+    };
+    if !item.state.is_open() {
+        return Ok(report);
+    }
+    let now = core.now();
+    if let Some(first) = item.may_have_arrived_at
+        && now.duration_since(first) > core.config.forget_after
+    {
+        let reason = format!(
+            "This write may have reached the service at {first}, more than {} hours ago. \
+             The service forgets a write's key after 24 hours, so sending it again could \
+             record it twice. Check the customer's card, then send it again or discard it.",
+            core.config.forget_after.as_hours()
+        );
+        store::mark_needs_decision(&core.db(), id, &reason, None)?;
+        core.publish_item(id);
+        return Ok(report);
+    }
+    if item.write.body() != item.body {
+        // The stored body is the contract: never send something else under its key.
+        store::mark_needs_decision(
+            &core.db(),
+            id,
+            "This write's stored body no longer matches what this version would send.",
+            None,
+        )?;
+        core.publish_item(id);
+        return Ok(report);
+    }
+    store::mark_sending(&core.db(), id, now)?;
+    core.publish_item(id);
+
+    match attempt(core, client, &item).await {
+        Ok(accepted) => {
+            let done_at = core.now();
+            {
+                let mut db = core.db();
+                store::mark_done(
+                    &db,
+                    id,
+                    &accepted.answer,
+                    accepted.replayed,
+                    accepted.request_id.as_deref(),
+                    done_at,
+                )?;
+                if let Err(err) = cache::store_answer(&mut db, &accepted.answer, done_at) {
+                    tracing::warn!(%err, "could not cache an answer");
+                }
+            }
+            tracing::debug!(%id, replayed = accepted.replayed, "write done");
+        }
+        Err(err) if is_retryable(&err) => {
+            core.observe_failure(&err);
+            let arrived = may_have_arrived(&err).then_some(now);
+            store::attempt_failed(&core.db(), id, arrived, &err.to_string())?;
+            let reason = if err.retry_after().is_some() {
+                GateReason::Service
+            } else {
+                GateReason::Backoff
+            };
+            let wait = match core
+                .config
+                .retry
+                .decide(&err, item.attempts + 1, core.now())
+            {
+                Decision::RetryAfter(wait) => wait,
+                Decision::GiveUp => core.config.retry.max_delay,
+            };
+            core.set_gate(wait, reason);
+            tracing::debug!(%id, ?wait, error = %err, "write will be retried");
+        }
+        Err(err) => {
+            core.observe_failure(&err);
+            let refusal = refusal_of(&err);
+            let problem = err.problem();
+            match (problem, refusal) {
+                (Some(problem), Some(refusal)) if problem.code == ErrorCode::RecentVisit => {
+                    report.last_visit_at = problem.last_visit_at;
+                    if mode == Mode::Interactive {
+                        store::mark_refused(&core.db(), id, &refusal, core.now())?;
+                    } else {
+                        let when = problem
+                            .last_visit_at
+                            .map(|t| t.to_string())
+                            .unwrap_or_else(|| "a moment".into());
+                        let reason = format!(
+                            "The service says this card's last visit was at {when}, less than \
+                             15 minutes before. Record another visit, or discard this one."
+                        );
+                        store::mark_needs_decision(&core.db(), id, &reason, Some(&refusal))?;
+                    }
+                }
+                (Some(problem), Some(refusal)) => {
+                    report.balance = problem.balance.clone();
+                    store::mark_refused(&core.db(), id, &refusal, core.now())?;
+                }
+                _ if !may_have_arrived(&err) => {
+                    // Nothing was sent (TLS failed): keep it, and try again later.
+                    store::attempt_failed(&core.db(), id, None, &err.to_string())?;
+                    core.set_gate(core.config.retry.max_delay, GateReason::Backoff);
+                }
+                _ => {
+                    let reason = format!(
+                        "The service's answer could not be read ({err}); it may have recorded \
+                         this write. Check the card, then send it again or discard it."
+                    );
+                    store::attempt_failed(&core.db(), id, Some(now), &err.to_string())?;
+                    store::mark_needs_decision(&core.db(), id, &reason, None)?;
+                }
+            }
+        }
+    }
+    core.publish_item(id);
+    Ok(report)
+}
+
+/// The worker: sends queued items, oldest first, whenever the service is reachable
+/// and no wait is in force. Runs until the counter is closed.
+pub(crate) async fn run_worker(core: Arc<Core>) {
+    {
+        let db = core.db();
+        if let Err(err) = store::interrupted_attempts_may_have_arrived(&db) {
+            tracing::error!(%err, "outbox: reading interrupted attempts");
+        }
+    }
+    loop {
+        if let Some(gate) = core.gate() {
+            tokio::select! {
+                _ = tokio::time::sleep_until(gate.until) => {}
+                _ = core.wake.notified() => {}
+            }
+            continue;
+        }
+        let Some(client) = core.client() else {
+            core.wake.notified().await;
+            continue;
+        };
+        let next = store::next_sendable(&core.db());
+        let item = match next {
+            Ok(Some(item)) if !core.is_claimed(item.id) => item,
+            Ok(Some(_)) => {
+                wait_a_little(&core, Duration::from_millis(200)).await;
+                continue;
+            }
+            Ok(None) => {
+                wait_a_little(&core, Duration::from_secs(5)).await;
+                continue;
+            }
+            Err(err) => {
+                tracing::error!(%err, "outbox: reading the queue");
+                wait_a_little(&core, Duration::from_secs(1)).await;
+                continue;
+            }
+        };
+        let _sending = core.send_lock.lock().await;
+        if core.gate().is_some() || core.is_claimed(item.id) {
+            continue;
+        }
+        if let Err(err) = send_item(&core, &client, item.id, Mode::Background).await {
+            tracing::error!(%err, "outbox: storing an outcome");
+            drop(_sending);
+            wait_a_little(&core, Duration::from_secs(1)).await;
+        }
+    }
+}
+
+async fn wait_a_little(core: &Core, at_most: Duration) {
+    tokio::select! {
+        _ = tokio::time::sleep(at_most) => {}
+        _ = core.wake.notified() => {}
+    }
+}

@@ -1,0 +1,322 @@
+//! Gift-card payments: the amount a cashier types, turned into whole minor units
+//! exactly, and the manager's policy for payments taken while offline.
+
+use iso_currency::Currency as Iso;
+use jiff::{SignedDuration, Timestamp};
+use loyalty_api::{Currency, MinorUnits};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+/// The number of decimals of a card's currency: its ISO 4217 exponent. A code that
+/// is not an ISO currency with minor units (a sessions card) counts whole units.
+pub fn exponent(currency: &Currency) -> u32 {
+    Iso::from_code(currency.as_str())
+        .and_then(|c| c.exponent())
+        .map(u32::from)
+        .unwrap_or(0)
+}
+
+/// Why a typed amount is refused, before anything is stored.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum AmountError {
+    /// Nothing typed.
+    #[error("Type an amount.")]
+    Empty,
+    /// Not a decimal number.
+    #[error("{text:?} is not an amount; type it like 12.50")]
+    NotANumber {
+        /// What was typed.
+        text: String,
+    },
+    /// More decimals than the currency has.
+    #[error("{currency} amounts have at most {decimals} decimals")]
+    TooManyDecimals {
+        /// The card's currency.
+        currency: String,
+        /// Its decimals.
+        decimals: u32,
+    },
+    /// Zero.
+    #[error("The amount must be more than zero.")]
+    Zero,
+    /// Below zero.
+    #[error("The amount cannot be negative.")]
+    Negative,
+    /// Absurdly large.
+    #[error("{amount} {currency} is more than any payment the till accepts ({max})")]
+    TooLarge {
+        /// What was typed.
+        amount: String,
+        /// The currency.
+        currency: String,
+        /// The largest accepted.
+        max: String,
+    },
+    /// More than the card holds (cached balance, less payments still queued).
+    #[error("The card holds {available} {currency}; {amount} is more than that.")]
+    OverBalance {
+        /// What was typed.
+        amount: String,
+        /// What the card can still give.
+        available: String,
+        /// The currency.
+        currency: String,
+    },
+}
+
+/// Reads what a cashier typed as an amount of `currency`, exactly: `12.5`, `12.50`,
+/// `12,50` (a decimal comma) and ` 12.50 ` are the same; no rounding ever happens, so
+/// `12.505` EUR is refused rather than guessed.
+pub fn parse_amount(
+    typed: &str,
+    currency: &Currency,
+    max: Decimal,
+) -> Result<MinorUnits, AmountError> {
+    let text = typed.trim();
+    if text.is_empty() {
+        return Err(AmountError::Empty);
+    }
+    let normal = if text.contains(',') && !text.contains('.') && text.matches(',').count() == 1 {
+        text.replace(',', ".")
+    } else {
+        text.to_owned()
+    };
+    let well_formed = {
+        let body = normal.strip_prefix('-').unwrap_or(&normal);
+        let mut parts = body.splitn(2, '.');
+        let whole = parts.next().unwrap_or("");
+        let fraction = parts.next();
+        !whole.is_empty()
+            && whole.bytes().all(|b| b.is_ascii_digit())
+            && fraction.is_none_or(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let amount = well_formed
+        .then(|| normal.parse::<Decimal>().ok())
+        .flatten()
+        .ok_or_else(|| AmountError::NotANumber {
+            text: typed.to_owned(),
+        })?;
+    if amount.is_sign_negative() && !amount.is_zero() {
+        return Err(AmountError::Negative);
+    }
+    if amount.is_zero() {
+        return Err(AmountError::Zero);
+    }
+    let decimals = exponent(currency);
+    if amount.normalize().scale() > decimals {
+        return Err(AmountError::TooManyDecimals {
+            currency: currency.to_string(),
+            decimals,
+        });
+    }
+    if amount > max {
+        return Err(AmountError::TooLarge {
+            amount: amount.to_string(),
+            currency: currency.to_string(),
+            max: max.to_string(),
+        });
+    }
+    let scaled = amount * Decimal::from(10_i64.pow(decimals));
+    let minor = i64::try_from(scaled.trunc()).map_err(|_| AmountError::TooLarge {
+        amount: amount.to_string(),
+        currency: currency.to_string(),
+        max: max.to_string(),
+    })?;
+    Ok(MinorUnits(minor))
+}
+
+/// Minor units back to a decimal of the currency (for messages and sums).
+pub fn to_decimal(minor: MinorUnits, currency: &Currency) -> Decimal {
+    Decimal::new(minor.get(), exponent(currency))
+}
+
+/// A decimal balance of the currency in minor units (balances come as decimals).
+pub fn to_minor(amount: Decimal, currency: &Currency) -> Option<MinorUnits> {
+    let scaled = amount.checked_mul(Decimal::from(10_i64.pow(exponent(currency))))?;
+    (scaled.fract().is_zero())
+        .then(|| i64::try_from(scaled).ok().map(MinorUnits))
+        .flatten()
+}
+
+/// What the manager allows while the service cannot be reached. Off by default: an
+/// offline payment is money taken on trust.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct OfflinePaymentPolicy {
+    /// Whether payments may be queued at all while offline.
+    pub allowed: bool,
+    /// The most one offline payment may take (in the card's major units).
+    #[serde(default, with = "crate::views::optional_decimal")]
+    pub per_payment_cap: Option<Decimal>,
+    /// The most all queued payments together may take (same currency, major units).
+    #[serde(default, with = "crate::views::optional_decimal")]
+    pub total_cap: Option<Decimal>,
+    /// The card's balance must have been read from the service within this many
+    /// minutes.
+    pub balance_max_age_minutes: Option<u32>,
+}
+
+/// An offline payment the policy does not allow, with the reason.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[error("{0}")]
+pub struct PolicyRefusal(pub String);
+
+impl OfflinePaymentPolicy {
+    /// Checks one offline payment of `amount` (major units), given what is already
+    /// queued in the same currency and when the balance was read.
+    pub fn check(
+        &self,
+        amount: Decimal,
+        currency: &Currency,
+        already_queued: Decimal,
+        balance_read_at: Timestamp,
+        now: Timestamp,
+    ) -> Result<(), PolicyRefusal> {
+        if !self.allowed {
+            return Err(PolicyRefusal(
+                "The service cannot be reached and payments are not taken offline at this till."
+                    .into(),
+            ));
+        }
+        if let Some(cap) = self.per_payment_cap
+            && amount > cap
+        {
+            return Err(PolicyRefusal(format!(
+                "Offline, one payment may take at most {cap} {currency}."
+            )));
+        }
+        if let Some(cap) = self.total_cap
+            && already_queued + amount > cap
+        {
+            return Err(PolicyRefusal(format!(
+                "Offline, queued payments may total at most {cap} {currency}; {already_queued} \
+                 {currency} is already queued."
+            )));
+        }
+        if let Some(minutes) = self.balance_max_age_minutes {
+            let age = now.duration_since(balance_read_at);
+            if age > SignedDuration::from_mins(i64::from(minutes)) {
+                return Err(PolicyRefusal(format!(
+                    "Offline, the card's balance must have been read in the last {minutes} \
+                     minutes; it was read {} minutes ago.",
+                    age.as_mins()
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eur() -> Currency {
+        Currency::new("EUR").unwrap()
+    }
+
+    fn parse(text: &str, code: &str) -> Result<i64, AmountError> {
+        parse_amount(text, &Currency::new(code).unwrap(), Decimal::from(100_000)).map(|m| m.get())
+    }
+
+    #[test]
+    fn an_amount_becomes_exact_minor_units_of_the_currency() {
+        assert_eq!(parse("12.50", "EUR"), Ok(1250));
+        assert_eq!(parse("12.5", "EUR"), Ok(1250));
+        assert_eq!(parse(" 12,5 ", "EUR"), Ok(1250));
+        assert_eq!(parse("0.01", "EUR"), Ok(1));
+        assert_eq!(parse("7", "EUR"), Ok(700));
+        assert_eq!(parse("500", "JPY"), Ok(500));
+        assert_eq!(parse("1.234", "BHD"), Ok(1234));
+        assert_eq!(
+            parse("12.500", "EUR"),
+            Ok(1250),
+            "trailing zeros are not decimals"
+        );
+    }
+
+    #[test]
+    fn a_sessions_card_counts_whole_sessions() {
+        assert_eq!(parse("3", "SES"), Ok(3));
+        assert!(matches!(
+            parse("1.5", "SES"),
+            Err(AmountError::TooManyDecimals { decimals: 0, .. })
+        ));
+    }
+
+    #[test]
+    fn too_many_decimals_zero_negative_and_absurd_amounts_are_refused() {
+        assert!(matches!(
+            parse("12.505", "EUR"),
+            Err(AmountError::TooManyDecimals { decimals: 2, .. })
+        ));
+        assert!(matches!(
+            parse("1.5", "JPY"),
+            Err(AmountError::TooManyDecimals { .. })
+        ));
+        assert_eq!(parse("0", "EUR"), Err(AmountError::Zero));
+        assert_eq!(parse("0.00", "EUR"), Err(AmountError::Zero));
+        assert_eq!(parse("-5", "EUR"), Err(AmountError::Negative));
+        assert!(matches!(
+            parse("100000.01", "EUR"),
+            Err(AmountError::TooLarge { .. })
+        ));
+        assert!(matches!(
+            parse("99999999999999999999999", "EUR"),
+            Err(AmountError::TooLarge { .. })
+        ));
+    }
+
+    #[test]
+    fn text_that_is_not_a_plain_decimal_is_refused() {
+        for bad in [
+            "", "  ", "abc", "1e3", "1.2.3", "1,000.50", "1.", ".5", "€5", "5 EUR", "0x10",
+        ] {
+            assert!(parse(bad, "EUR").is_err(), "{bad:?}");
+        }
+        assert_eq!(parse("", "EUR"), Err(AmountError::Empty));
+    }
+
+    #[test]
+    fn minor_units_convert_back_exactly() {
+        assert_eq!(to_decimal(MinorUnits(1250), &eur()).to_string(), "12.50");
+        assert_eq!(
+            to_minor(Decimal::new(4250, 2), &eur()),
+            Some(MinorUnits(4250))
+        );
+    }
+
+    #[test]
+    fn offline_payments_are_refused_unless_the_manager_allows_them() {
+        let now: Timestamp = "2026-11-22T09:15:00Z".parse().unwrap();
+        let off = OfflinePaymentPolicy::default();
+        assert!(
+            off.check(Decimal::ONE, &eur(), Decimal::ZERO, now, now)
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn an_offline_payment_outside_the_caps_or_with_an_old_balance_is_refused() {
+        let now: Timestamp = "2026-11-22T09:15:00Z".parse().unwrap();
+        let policy = OfflinePaymentPolicy {
+            allowed: true,
+            per_payment_cap: Some(Decimal::from(20)),
+            total_cap: Some(Decimal::from(50)),
+            balance_max_age_minutes: Some(30),
+        };
+        let ok = |amount: i64, queued: i64, age_min: i64| {
+            policy.check(
+                Decimal::from(amount),
+                &eur(),
+                Decimal::from(queued),
+                now - SignedDuration::from_mins(age_min),
+                now,
+            )
+        };
+        assert!(ok(20, 30, 29).is_ok());
+        assert!(ok(21, 0, 0).is_err(), "over the per-payment cap");
+        assert!(ok(20, 31, 0).is_err(), "over the total cap");
+        assert!(ok(5, 0, 31).unwrap_err().0.contains("31 minutes ago"));
+    }
+}

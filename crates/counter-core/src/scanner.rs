@@ -1,0 +1,172 @@
+//! What a scanner (a keyboard to the computer) or a person typed, turned into a card.
+//!
+//! Accepted: a bare id (`card_…` for a loyalty card, `gc_…` for a gift card), with
+//! spaces, a trailing Enter or other control characters around or inside it, any
+//! letter case of the prefix, or a URL (a wallet pass link) that carries the id in
+//! its path or query. Anything else is "not a card", with the reason.
+
+use loyalty_api::{CardId, GiftCardId};
+use serde::{Deserialize, Serialize};
+
+/// What was scanned.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Scanned {
+    /// A loyalty card.
+    Card {
+        /// Its id.
+        id: CardId,
+    },
+    /// A gift card.
+    GiftCard {
+        /// Its id.
+        id: GiftCardId,
+    },
+    /// Not something the counter can use.
+    NotACard {
+        /// Why, for the cashier.
+        reason: String,
+    },
+}
+
+const LONGEST_INPUT: usize = 2048;
+
+fn is_id_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// Reads scanner or keyboard input.
+pub fn read(input: &str) -> Scanned {
+    if input.len() > LONGEST_INPUT {
+        return Scanned::NotACard {
+            reason: "The input is far too long to be a card.".into(),
+        };
+    }
+    // Scanners add Enter or Tab, people add spaces; none is ever part of an id.
+    let cleaned: String = input
+        .chars()
+        .filter(|c| !c.is_control() && !c.is_whitespace())
+        .collect();
+    if cleaned.is_empty() {
+        return Scanned::NotACard {
+            reason: "Nothing was scanned.".into(),
+        };
+    }
+    let decoded = cleaned.replace("%5F", "_").replace("%5f", "_");
+    let mut found: Vec<Scanned> = decoded
+        .split(|c: char| !is_id_char(c))
+        .filter_map(token)
+        .collect();
+    found.dedup();
+    match found.len() {
+        1 => found.remove(0),
+        0 => Scanned::NotACard {
+            reason: "This is not a loyalty card or a gift card of this business.".into(),
+        },
+        _ => Scanned::NotACard {
+            reason: "This holds more than one card; scan one card at a time.".into(),
+        },
+    }
+}
+
+fn token(word: &str) -> Option<Scanned> {
+    let lower = word.to_ascii_lowercase();
+    let (prefix, _) = lower.split_once('_')?;
+    let tail = &word[prefix.len() + 1..];
+    let plausible = tail.len() >= 8 && tail.chars().all(|c| c.is_ascii_alphanumeric());
+    match (prefix, plausible) {
+        ("card", true) => Some(Scanned::Card {
+            id: CardId::new(format!("card_{tail}")),
+        }),
+        ("gc", true) => Some(Scanned::GiftCard {
+            id: GiftCardId::new(format!("gc_{tail}")),
+        }),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CARD: &str = "card_0Ab1Cd2Ef3Gh4Ij5Kl6Mn7O";
+    const GIFT: &str = "gc_9Zy8Xw7Vu6Ts5Rq4Po3Nm2Lk1";
+
+    fn card() -> Scanned {
+        Scanned::Card {
+            id: CardId::new(CARD),
+        }
+    }
+
+    #[test]
+    fn a_bare_card_id_is_a_card() {
+        assert_eq!(read(CARD), card());
+    }
+
+    #[test]
+    fn a_gift_card_id_is_a_gift_card() {
+        assert_eq!(
+            read(GIFT),
+            Scanned::GiftCard {
+                id: GiftCardId::new(GIFT)
+            }
+        );
+    }
+
+    #[test]
+    fn spaces_enter_and_control_characters_are_ignored() {
+        assert_eq!(read(&format!("  {CARD}\r\n")), card());
+        assert_eq!(read(&format!("\u{2}{CARD}\u{3}")), card());
+        assert_eq!(
+            read(&format!("\t{}  {}\n", &CARD[..10], &CARD[10..])),
+            card()
+        );
+    }
+
+    #[test]
+    fn an_upper_case_prefix_from_a_caps_lock_scanner_is_read() {
+        assert_eq!(read(&format!("CARD_{}", &CARD[5..])), card());
+    }
+
+    #[test]
+    fn a_url_carrying_the_id_in_its_path_or_query_is_read() {
+        assert_eq!(read(&format!("https://wallet.example/p/{CARD}")), card());
+        assert_eq!(
+            read(&format!("https://wallet.example/c?id={CARD}&x=1")),
+            card()
+        );
+        assert_eq!(
+            read(&format!(
+                "https://wallet.example/c?id=card%5F{}",
+                &CARD[5..]
+            )),
+            card()
+        );
+    }
+
+    #[test]
+    fn text_that_is_not_a_card_says_so() {
+        for input in [
+            "",
+            "   \n",
+            "hello",
+            "card_",
+            "card_short",
+            "cus_0Ab1Cd2Ef3Gh4Ij5Kl6Mn7O",
+            "https://example.com/",
+            "4006381333931",
+        ] {
+            assert!(matches!(read(input), Scanned::NotACard { .. }), "{input:?}");
+        }
+        assert!(matches!(read(&"x".repeat(5000)), Scanned::NotACard { .. }));
+    }
+
+    #[test]
+    fn two_different_cards_in_one_scan_are_refused() {
+        assert!(matches!(
+            read(&format!("{CARD} {GIFT}")),
+            Scanned::NotACard { .. }
+        ));
+        assert_eq!(read(&format!("{CARD}/{CARD}")), card());
+    }
+}

@@ -1,0 +1,214 @@
+//! The API key: in the operating system's keychain (Secret Service) through
+//! `keyring`, or, where no keychain answers, in a file only its owner can read, with
+//! a visible warning. Never in the database, never in a log.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use loyalty_api::ApiKey;
+use serde::{Deserialize, Serialize};
+
+/// Where keys go.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SecretsConfig {
+    /// The keychain under this service name, else the fallback file.
+    Keychain {
+        /// The keychain's service name.
+        service: String,
+    },
+    /// Only the fallback file (tests, or a till without a keychain by choice).
+    FileOnly,
+}
+
+impl Default for SecretsConfig {
+    fn default() -> Self {
+        SecretsConfig::Keychain {
+            service: "loyalty-counter".into(),
+        }
+    }
+}
+
+/// Where a key ended up.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum KeyStorage {
+    /// In the keychain.
+    Keychain,
+    /// In a file readable only by this user: the UI shows `warning`.
+    File {
+        /// The file.
+        path: PathBuf,
+        /// Why, for people.
+        warning: String,
+    },
+}
+
+/// Why a key could not be kept or read.
+#[derive(Debug, thiserror::Error)]
+pub enum SecretsError {
+    /// The fallback file could not be written or read.
+    #[error("the API key file {path}: {source}")]
+    File {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The stored text is not a usable key.
+    #[error("the stored API key is not valid: {0}")]
+    Invalid(#[from] loyalty_api::InvalidApiKey),
+}
+
+/// The key store of one till's data directory.
+#[derive(Debug, Clone)]
+pub struct KeyStore {
+    config: SecretsConfig,
+    file: PathBuf,
+    account: String,
+}
+
+impl KeyStore {
+    /// A store for the till whose data lives in `data_dir`.
+    pub fn new(config: SecretsConfig, data_dir: &Path) -> Self {
+        Self {
+            config,
+            file: data_dir.join("api-key"),
+            // One till's key apart from another's on the same desktop.
+            account: format!("api-key:{}", data_dir.display()),
+        }
+    }
+
+    fn entry(&self) -> Option<keyring::Entry> {
+        match &self.config {
+            SecretsConfig::Keychain { service } => keyring::Entry::new(service, &self.account)
+                .map_err(|err| tracing::warn!(%err, "no keychain entry"))
+                .ok(),
+            SecretsConfig::FileOnly => None,
+        }
+    }
+
+    /// Keeps `key`: in the keychain when one answers, else in the file.
+    pub fn save(&self, key: &ApiKey) -> Result<KeyStorage, SecretsError> {
+        if let Some(entry) = self.entry() {
+            match entry.set_password(key.expose_secret()) {
+                Ok(()) => {
+                    self.remove_file()?;
+                    return Ok(KeyStorage::Keychain);
+                }
+                Err(err) => tracing::warn!(%err, "the keychain refused the key; using a file"),
+            }
+        }
+        self.write_file(key)?;
+        Ok(KeyStorage::File {
+            path: self.file.clone(),
+            warning: format!(
+                "No keychain answered, so the API key is kept in {}, readable only by this \
+                 user account. Set up a keychain (Secret Service) to keep it safer.",
+                self.file.display()
+            ),
+        })
+    }
+
+    /// The kept key, from the keychain or the file.
+    pub fn load(&self) -> Result<Option<(ApiKey, KeyStorage)>, SecretsError> {
+        if let Some(entry) = self.entry() {
+            match entry.get_password() {
+                Ok(secret) => return Ok(Some((ApiKey::new(secret)?, KeyStorage::Keychain))),
+                Err(keyring::Error::NoEntry) => {}
+                Err(err) => tracing::warn!(%err, "the keychain did not answer; trying the file"),
+            }
+        }
+        match std::fs::read_to_string(&self.file) {
+            Ok(secret) => Ok(Some((
+                ApiKey::new(secret)?,
+                KeyStorage::File {
+                    path: self.file.clone(),
+                    warning: format!(
+                        "The API key is kept in {}, not in a keychain.",
+                        self.file.display()
+                    ),
+                },
+            ))),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(source) => Err(SecretsError::File {
+                path: self.file.clone(),
+                source,
+            }),
+        }
+    }
+
+    /// Forgets the key everywhere.
+    pub fn delete(&self) -> Result<(), SecretsError> {
+        if let Some(entry) = self.entry() {
+            let _ = entry.delete_credential();
+        }
+        self.remove_file()
+    }
+
+    fn remove_file(&self) -> Result<(), SecretsError> {
+        match std::fs::remove_file(&self.file) {
+            Ok(()) => Ok(()),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(source) => Err(SecretsError::File {
+                path: self.file.clone(),
+                source,
+            }),
+        }
+    }
+
+    fn write_file(&self, key: &ApiKey) -> Result<(), SecretsError> {
+        let fail = |source| SecretsError::File {
+            path: self.file.clone(),
+            source,
+        };
+        // Written beside, then renamed: a crash never leaves half a key.
+        let temporary = self.file.with_extension("tmp");
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.mode(0o600);
+        }
+        let mut file = options.open(&temporary).map_err(fail)?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            // The mode above only applies to a new file.
+            file.set_permissions(std::fs::Permissions::from_mode(0o600))
+                .map_err(fail)?;
+        }
+        file.write_all(key.expose_secret().as_bytes())
+            .map_err(fail)?;
+        file.sync_all().map_err(fail)?;
+        std::fs::rename(&temporary, &self.file).map_err(fail)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SECRET: &str = "lc_test_0123456789abcdefghijklmnopqrstuv";
+
+    #[test]
+    fn without_a_keychain_the_key_goes_to_a_file_only_its_owner_can_read_with_a_warning() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = KeyStore::new(SecretsConfig::FileOnly, dir.path());
+        let storage = store.save(&ApiKey::new(SECRET).unwrap()).unwrap();
+        let KeyStorage::File { path, warning } = storage else {
+            panic!("expected the file fallback");
+        };
+        assert!(warning.contains("readable only by this user"));
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        let (key, _) = store.load().unwrap().unwrap();
+        assert_eq!(key.expose_secret(), SECRET);
+        store.delete().unwrap();
+        assert!(store.load().unwrap().is_none());
+    }
+}

@@ -1,0 +1,229 @@
+//! Serializable copies of the API's answers, for the outbox's stored answers, the
+//! cache and the UI. The client's models only deserialize; these also serialize.
+
+use jiff::Timestamp;
+use loyalty_api::{
+    CardId, Currency, CustomerId, GiftCardId, GiftCardStatus, MinorUnits, PassId, PaymentId,
+    decimal_string,
+};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+/// A loyalty card as the service last returned it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CardView {
+    /// The card's id.
+    pub id: CardId,
+    /// Its pass.
+    pub pass_id: PassId,
+    /// `active`, `deleted`, `replaced`, ...
+    pub status: String,
+    /// Visits counted towards the goal.
+    pub visits: i64,
+    /// Points held.
+    pub points: i64,
+    /// Rewards ready to redeem.
+    pub rewards_available: i64,
+    /// Rewards redeemed so far.
+    pub rewards_redeemed: i64,
+    /// The last visit, if any.
+    pub last_visit_at: Option<Timestamp>,
+    /// A sandbox card.
+    pub test: bool,
+}
+
+impl From<&loyalty_api::Card> for CardView {
+    fn from(card: &loyalty_api::Card) -> Self {
+        Self {
+            id: card.id.clone(),
+            pass_id: card.pass_id.clone(),
+            status: card.status.as_str().to_owned(),
+            visits: card.visits,
+            points: card.points,
+            rewards_available: card.rewards_available,
+            rewards_redeemed: card.rewards_redeemed,
+            last_visit_at: card.last_visit_at,
+            test: card.test,
+        }
+    }
+}
+
+/// A customer with their cards.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CustomerView {
+    /// The customer's id.
+    pub id: CustomerId,
+    /// Their pass.
+    pub pass_id: PassId,
+    /// Name, email and phone as the service has them.
+    pub name: Option<String>,
+    /// Email.
+    pub email: Option<String>,
+    /// Phone.
+    pub phone: Option<String>,
+    /// Their cards.
+    pub cards: Vec<CardView>,
+    /// When they enrolled.
+    pub created_at: Option<Timestamp>,
+}
+
+impl From<&loyalty_api::Customer> for CustomerView {
+    fn from(c: &loyalty_api::Customer) -> Self {
+        Self {
+            id: c.id.clone(),
+            pass_id: c.pass_id.clone(),
+            name: c.name.clone(),
+            email: c.email.clone(),
+            phone: c.phone.clone(),
+            cards: c.cards.iter().map(CardView::from).collect(),
+            created_at: c.created_at,
+        }
+    }
+}
+
+/// The answer to a scan.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScanResultView {
+    /// visit, points or redeem.
+    pub kind: String,
+    /// The customer.
+    pub customer_id: CustomerId,
+    /// Visits added by this scan.
+    pub visits_added: i64,
+    /// Points added.
+    pub points_added: i64,
+    /// Points deducted.
+    pub points_deducted: i64,
+    /// Whether the scan earned a reward.
+    pub reward_earned: bool,
+    /// The card after the scan.
+    pub card: CardView,
+}
+
+impl From<&loyalty_api::ScanResult> for ScanResultView {
+    fn from(r: &loyalty_api::ScanResult) -> Self {
+        Self {
+            kind: r.kind.as_str().to_owned(),
+            customer_id: r.customer_id.clone(),
+            visits_added: r.visits_added,
+            points_added: r.points_added,
+            points_deducted: r.points_deducted,
+            reward_earned: r.reward_earned,
+            card: CardView::from(&r.card),
+        }
+    }
+}
+
+/// A gift card as the service last returned it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GiftCardView {
+    /// Its id.
+    pub id: GiftCardId,
+    /// issued, active, depleted, cancelled.
+    pub status: String,
+    /// The card's currency.
+    pub currency: Currency,
+    /// The amount it was issued with.
+    #[serde(with = "decimal_string")]
+    pub initial_amount: Decimal,
+    /// What is left.
+    #[serde(with = "decimal_string")]
+    pub balance: Decimal,
+    /// The recipient's name.
+    pub recipient_name: Option<String>,
+    /// A sandbox card.
+    pub test: bool,
+}
+
+impl GiftCardView {
+    /// Whether payments can be taken (the service decides; this is the cached view).
+    pub fn is_active(&self) -> bool {
+        self.status == GiftCardStatus::Active.as_str()
+    }
+}
+
+impl From<&loyalty_api::GiftCard> for GiftCardView {
+    fn from(g: &loyalty_api::GiftCard) -> Self {
+        Self {
+            id: g.id.clone(),
+            status: g.status.as_str().to_owned(),
+            currency: g.currency.clone(),
+            initial_amount: g.initial_amount,
+            balance: g.balance,
+            recipient_name: g.recipient.as_ref().map(|r| r.name.clone()),
+            test: g.test,
+        }
+    }
+}
+
+/// The answer to a gift-card payment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PaymentView {
+    /// The payment's id.
+    pub id: PaymentId,
+    /// The amount taken.
+    #[serde(with = "decimal_string")]
+    pub amount: Decimal,
+    /// The same in minor units.
+    pub amount_minor: MinorUnits,
+    /// The balance after it.
+    #[serde(with = "decimal_string")]
+    pub balance_after: Decimal,
+    /// The gift card after the payment.
+    pub gift_card: GiftCardView,
+}
+
+impl From<&loyalty_api::GiftCardPayment> for PaymentView {
+    fn from(p: &loyalty_api::GiftCardPayment) -> Self {
+        Self {
+            id: p.id.clone(),
+            amount: p.amount,
+            amount_minor: p.amount_minor,
+            balance_after: p.balance_after,
+            gift_card: GiftCardView::from(&p.gift_card),
+        }
+    }
+}
+
+/// What the service answered to a write, as stored with a `done` outbox item.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "object", rename_all = "snake_case")]
+pub enum Answer {
+    /// A scan's result.
+    ScanResult(ScanResultView),
+    /// A payment.
+    GiftCardPayment(PaymentView),
+    /// An enrolled customer.
+    Customer(CustomerView),
+    /// An issued gift card (with whether the email went).
+    GiftCard {
+        /// The card.
+        gift_card: GiftCardView,
+        /// Whether the recipient's email went.
+        email_sent: bool,
+    },
+}
+
+/// Serde for an optional decimal kept as text (`"12.50"` or null), exactly.
+pub(crate) mod optional_decimal {
+    use rust_decimal::Decimal;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(crate) fn serialize<S: Serializer>(
+        amount: &Option<Decimal>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        match amount {
+            Some(amount) => serializer.serialize_str(&amount.to_string()),
+            None => serializer.serialize_none(),
+        }
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<Decimal>, D::Error> {
+        Option::<String>::deserialize(deserializer)?
+            .map(|text| text.parse::<Decimal>().map_err(serde::de::Error::custom))
+            .transpose()
+    }
+}

@@ -1,0 +1,97 @@
+//! The customer cache: resumable sync, top-up, search, provisional cards.
+
+use counter_core::{Enrolment, Event, ScanOutcome, WriteOutcome};
+use loyalty_api::{CardId, ScanAction};
+use rust_decimal::Decimal;
+use serde_json::json;
+
+use crate::{Env, drain, test_config};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_sync_resumes_where_it_stopped_and_a_top_up_adds_new_customers() {
+    let env = Env::start().await;
+    env.control(
+        "POST",
+        "/_sandbox/seed",
+        json!({"business_id": env.business_id, "place": "sandbox", "customers": 180, "scans": 0, "seed": 7}),
+    )
+    .await;
+    let total = 25 + 180;
+    let counter = env.counter().await;
+    let mut events = counter.subscribe();
+    let first = counter.sync(Some(1)).await.unwrap();
+    assert_eq!(first.stored, 100);
+    assert!(!first.finished);
+    assert!(matches!(
+        events.try_recv().unwrap(),
+        Event::SyncProgress {
+            done: 100,
+            finished: false,
+            ..
+        }
+    ));
+    drop(counter); // stopped in the middle
+
+    let counter = env.open_with(test_config()).await;
+    let rest = counter.sync(None).await.unwrap();
+    assert!(rest.finished);
+    assert_eq!(rest.stored, total - 100, "resumed, not restarted");
+    assert_eq!(rest.cached, total);
+
+    let (card, _) = env.new_card().await;
+    let top = counter.top_up().await.unwrap();
+    assert_eq!(top.stored, 1);
+    let found = counter.lookup_card(&card).unwrap().unwrap();
+    let name = found.customer.unwrap().name.unwrap();
+    let hits = counter.search(&name[..7], 10).unwrap();
+    assert!(hits.iter().any(|c| c.card_ids.contains(&card)), "{hits:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_card_with_queued_writes_is_provisional_until_the_service_answers() {
+    let mut env = Env::start().await;
+    let counter = env.counter().await;
+    let settings = counter.settings().unwrap();
+    counter
+        .save_settings(&counter_core::settings::Settings {
+            pass_id: Some(loyalty_api::PassId::new(env.points_pass.clone())),
+            ..settings
+        })
+        .unwrap();
+    let enrolled = counter
+        .enrol(Enrolment {
+            pass_id: None,
+            name: "Zoë Prieto".into(),
+            email: "zoe@example.com".into(),
+            wallet: "google".into(),
+            send_welcome: false,
+        })
+        .await
+        .unwrap();
+    let WriteOutcome::Done { answer, .. } = enrolled else {
+        panic!("{enrolled:?}");
+    };
+    let counter_core::views::Answer::Customer(customer) = answer else {
+        panic!("{answer:?}");
+    };
+    let card: CardId = customer.cards[0].id.clone();
+    assert_eq!(counter.search("zoe", 5).unwrap()[0].id, customer.id);
+
+    env.stop().await;
+    let queued = counter
+        .record_scan(card.clone(), ScanAction::Points, Some(Decimal::from(3)))
+        .await
+        .unwrap();
+    assert!(matches!(queued, ScanOutcome::Queued { .. }));
+    let lookup = counter.lookup_card(&card).unwrap().unwrap();
+    assert!(lookup.provisional);
+    assert_eq!(lookup.queued_writes, 1);
+    assert_eq!(lookup.card.points, 0);
+
+    env.restart().await;
+    drain(&counter).await;
+    let lookup = counter.lookup_card(&card).unwrap().unwrap();
+    assert!(!lookup.provisional);
+    assert_eq!(lookup.card.points, 3);
+    assert_eq!(env.scans_of(&customer.id).await, [("points".into(), 3)]);
+}

@@ -1,0 +1,78 @@
+//! One owner per till, the key kept outside the database, and the clock check.
+
+use counter_core::{Error, Event};
+use jiff::SignedDuration;
+
+use crate::{Env, test_config, wait_for_event};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_counter_on_the_same_data_gets_a_clear_error_not_a_second_sender() {
+    let env = Env::start().await;
+    let first = env.counter().await;
+    let second = counter_core::Counter::open(
+        &env.till_dir(),
+        test_config(),
+        std::sync::Arc::new(env.clock.clone()),
+        std::sync::Arc::new(counter_core::UuidIds),
+    )
+    .await;
+    let err = second.expect_err("the data is owned");
+    assert!(matches!(err, Error::Lock(_)), "{err:?}");
+    assert_eq!(err.code(), "already_open");
+    assert!(err.to_string().contains("already open"));
+    first.close().await;
+    let again = env.open_with(test_config()).await;
+    assert_eq!(
+        again.connectivity(),
+        counter_core::Connectivity::Unknown,
+        "reopened with the kept key, not yet checked"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_key_is_never_in_the_database() {
+    let env = Env::start().await;
+    let counter = env.counter().await;
+    counter.close().await;
+    let db = std::fs::read(env.till_dir().join("till.db")).unwrap();
+    let wal = std::fs::read(env.till_dir().join("till.db-wal")).unwrap_or_default();
+    let secret = env.key.as_bytes();
+    for bytes in [&db, &wal] {
+        assert!(!bytes.windows(secret.len()).any(|w| w == secret));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_till_clock_off_by_more_than_two_minutes_is_reported() {
+    let env = Env::start().await;
+    env.clock.advance(SignedDuration::from_mins(5));
+    let counter = env.open_with(test_config()).await;
+    let mut events = counter.subscribe();
+    counter.connect(&env.sandbox_url(), &env.key).await.unwrap();
+    let event = wait_for_event(&mut events, |e| matches!(e, Event::ClockSkew { .. })).await;
+    let Event::ClockSkew {
+        skew_seconds,
+        warning,
+    } = event
+    else {
+        unreachable!()
+    };
+    assert!(warning);
+    assert!((295..=305).contains(&skew_seconds), "{skew_seconds}");
+    assert!(counter.clock_warning());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_the_service_refuses_is_not_kept() {
+    let env = Env::start().await;
+    let counter = env.open_with(test_config()).await;
+    let err = counter
+        .connect(
+            &env.sandbox_url(),
+            "lc_test_00000000000000000000000000000000",
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), "service_refused");
+    assert!(!env.till_dir().join("api-key").exists());
+}

@@ -1,0 +1,347 @@
+//! Integration tests of counter-core against the real `loyalty-sandbox`, in process,
+//! over HTTP on 127.0.0.1. After each test the server's own records are compared
+//! with the writes intended: nothing lost, nothing doubled.
+
+mod cache;
+mod lock;
+mod outbox;
+mod payments;
+mod scans;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use counter_core::secrets::SecretsConfig;
+use counter_core::{Config, Counter, Event, ItemId, ItemState, ManualClock, UuidIds};
+use jiff::Timestamp;
+use loyalty_api::{CardId, CustomerId, GiftCardId, Jitter, RetryPolicy};
+use loyalty_sandbox::{Running, Sandbox};
+use serde_json::{Value, json};
+use tempfile::TempDir;
+
+/// A sandbox server with a fresh business and test key, and a till directory.
+#[derive(Debug)]
+pub struct Env {
+    pub dir: TempDir,
+    running: Option<Running>,
+    addr: SocketAddr,
+    pub business_id: String,
+    pub key: String,
+    /// The sandbox's points pass (goal 1000) and an added visits pass (goal 10).
+    pub points_pass: String,
+    pub visits_pass: String,
+    pub clock: ManualClock,
+    http: reqwest::Client,
+}
+
+impl Env {
+    pub async fn start() -> Env {
+        let dir = tempfile::tempdir().unwrap();
+        let running = serve(dir.path().join("server.db"), "127.0.0.1:0").await;
+        let addr = running.local_addr();
+        let http = reqwest::Client::new();
+        let mut env = Env {
+            dir,
+            running: Some(running),
+            addr,
+            business_id: String::new(),
+            key: String::new(),
+            points_pass: String::new(),
+            visits_pass: String::new(),
+            clock: ManualClock::new(Timestamp::now()),
+            http,
+        };
+        let business = env
+            .control(
+                "POST",
+                "/_sandbox/businesses",
+                json!({"name": "Café Test", "pass": {"name": "Points", "loyalty_type": "points",
+                       "goal": 1000, "reward_title": "A cake", "locale": "en"}}),
+            )
+            .await;
+        env.business_id = business["id"].as_str().unwrap().to_owned();
+        env.points_pass = business["sandbox_pass_id"].as_str().unwrap().to_owned();
+        let visits = env
+            .control(
+                "POST",
+                "/_sandbox/passes",
+                json!({"business_id": env.business_id, "place": "sandbox", "name": "Visits",
+                       "loyalty_type": "visits", "goal": 10, "reward_title": "A coffee",
+                       "locale": "en"}),
+            )
+            .await;
+        env.visits_pass = visits["id"].as_str().unwrap().to_owned();
+        let key = env
+            .control(
+                "POST",
+                "/_sandbox/keys",
+                json!({"business_id": env.business_id, "mode": "test"}),
+            )
+            .await;
+        env.key = key["key"].as_str().unwrap().to_owned();
+        env
+    }
+
+    pub fn root(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    pub fn sandbox_url(&self) -> String {
+        format!("{}/sandbox", self.root())
+    }
+
+    pub fn till_dir(&self) -> PathBuf {
+        self.dir.path().join("till")
+    }
+
+    /// Shuts the server down (the till sees connection refused).
+    pub async fn stop(&mut self) {
+        if let Some(running) = self.running.take() {
+            running.shutdown().await.unwrap();
+        }
+    }
+
+    /// Starts it again on the same port and database file.
+    pub async fn restart(&mut self) {
+        assert!(self.running.is_none());
+        let db = self.dir.path().join("server.db");
+        self.running = Some(serve(db, &self.addr.to_string()).await);
+    }
+
+    pub async fn control(&self, method: &str, path: &str, body: Value) -> Value {
+        let url = format!("{}{path}", self.root());
+        let request = match method {
+            "POST" => self.http.post(url).json(&body),
+            "PATCH" => self.http.patch(url).json(&body),
+            "DELETE" => self.http.delete(url),
+            _ => self.http.get(url),
+        };
+        let answer = request.send().await.unwrap();
+        let status = answer.status();
+        let value: Value = answer.json().await.unwrap();
+        assert!(status.is_success(), "{method} {path}: {status} {value}");
+        value
+    }
+
+    /// A GET of the API with the test key.
+    pub async fn api_get(&self, path: &str) -> Value {
+        let answer = self
+            .http
+            .get(format!("{}{path}", self.sandbox_url()))
+            .bearer_auth(&self.key)
+            .send()
+            .await
+            .unwrap();
+        let status = answer.status();
+        let value: Value = answer.json().await.unwrap();
+        assert!(status.is_success(), "GET {path}: {status} {value}");
+        value
+    }
+
+    /// A POST of the API with the test key and a fresh Idempotency-Key.
+    pub async fn api_post(&self, path: &str, body: Value) -> Value {
+        let answer = self
+            .http
+            .post(format!("{}{path}", self.sandbox_url()))
+            .bearer_auth(&self.key)
+            .header("idempotency-key", uuid_like())
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        let status = answer.status();
+        let value: Value = answer.json().await.unwrap();
+        assert!(status.is_success(), "POST {path}: {status} {value}");
+        value
+    }
+
+    /// A new customer with a fresh points card, made directly on the server.
+    pub async fn new_card(&self) -> (CardId, CustomerId) {
+        self.new_card_on(&self.points_pass).await
+    }
+
+    /// A new customer with a fresh visits card.
+    pub async fn new_visit_card(&self) -> (CardId, CustomerId) {
+        self.new_card_on(&self.visits_pass).await
+    }
+
+    async fn new_card_on(&self, pass_id: &str) -> (CardId, CustomerId) {
+        let n = uuid_like();
+        let customer = self
+            .api_post(
+                "/v1/customers",
+                json!({"pass_id": pass_id, "name": format!("Test {n}"),
+                       "email": format!("{n}@example.com"), "wallet": "apple",
+                       "send_welcome": false}),
+            )
+            .await;
+        (
+            CardId::new(customer["cards"][0]["id"].as_str().unwrap()),
+            CustomerId::new(customer["id"].as_str().unwrap()),
+        )
+    }
+
+    /// The server's scans of a customer, oldest first, as (kind, points).
+    pub async fn scans_of(&self, customer: &CustomerId) -> Vec<(String, i64)> {
+        let page = self
+            .api_get(&format!("/v1/scans?customer_id={customer}&limit=100"))
+            .await;
+        let mut scans: Vec<(String, i64)> = page["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                (
+                    s["kind"].as_str().unwrap().to_owned(),
+                    s["points"].as_i64().unwrap(),
+                )
+            })
+            .collect();
+        scans.reverse();
+        scans
+    }
+
+    /// A claimed (active) gift card of `amount` EUR.
+    pub async fn gift_card(&self, amount: u32) -> GiftCardId {
+        let card = self
+            .api_post(
+                "/v1/gift_cards",
+                json!({"amount": amount, "currency": "EUR", "locale": "en",
+                       "recipient": {"name": "Ana", "email": "ana@example.com"}}),
+            )
+            .await;
+        let id = card["id"].as_str().unwrap().to_owned();
+        self.control(
+            "POST",
+            &format!("/_sandbox/gift_cards/{id}/claim"),
+            json!({}),
+        )
+        .await;
+        GiftCardId::new(id)
+    }
+
+    /// The server's spend entries of a gift card, oldest first, as amounts.
+    pub async fn spends_of(&self, id: &GiftCardId) -> Vec<String> {
+        let card = self.api_get(&format!("/v1/gift_cards/{id}")).await;
+        let mut spends: Vec<String> = card["transactions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|t| t["type"] == "spend")
+            .map(|t| t["amount"].as_str().unwrap().to_owned())
+            .collect();
+        spends.reverse();
+        spends
+    }
+
+    pub async fn fault(&self, body: Value) {
+        self.control("POST", "/_sandbox/faults", body).await;
+    }
+
+    /// Opens a counter on the till directory and connects it to the sandbox.
+    pub async fn counter(&self) -> Counter {
+        self.counter_with(test_config()).await
+    }
+
+    pub async fn counter_with(&self, config: Config) -> Counter {
+        let counter = self.open_with(config).await;
+        counter
+            .connect(&self.sandbox_url(), &self.key)
+            .await
+            .expect("the sandbox accepts the test key");
+        counter
+    }
+
+    /// Opens the till directory again, as after a restart (the key is kept).
+    pub async fn open_with(&self, config: Config) -> Counter {
+        Counter::open(
+            &self.till_dir(),
+            config,
+            Arc::new(self.clock.clone()),
+            Arc::new(UuidIds),
+        )
+        .await
+        .expect("the till opens")
+    }
+}
+
+async fn serve(db: PathBuf, addr: &str) -> Running {
+    let sandbox = Sandbox::open(loyalty_sandbox::Config {
+        db: Some(db),
+        control: true,
+        demo: false,
+    })
+    .unwrap();
+    let listener = tokio::net::TcpListener::bind(addr).await.unwrap();
+    sandbox.serve(listener).await.unwrap()
+}
+
+pub fn uuid_like() -> String {
+    uuid::Uuid::new_v4().simple().to_string()
+}
+
+/// Short waits, so tests of retries take seconds.
+pub fn test_config() -> Config {
+    Config {
+        retry: RetryPolicy {
+            max_attempts: u32::MAX,
+            initial_delay: Duration::from_millis(100),
+            max_delay: Duration::from_millis(500),
+            jitter: Jitter::None,
+        },
+        probe_offline: Duration::from_millis(200),
+        probe_online: Duration::from_secs(2),
+        request_timeout: Duration::from_secs(5),
+        connect_timeout: Duration::from_secs(1),
+        interactive_wait: Duration::from_secs(2),
+        secrets: SecretsConfig::FileOnly,
+        ..Config::default()
+    }
+}
+
+/// Waits until the queue is empty (nothing queued or sending).
+pub async fn drain(counter: &Counter) {
+    assert!(
+        counter.drained(Duration::from_secs(20)).await.unwrap(),
+        "the queue did not drain: {:#?}",
+        counter.queue(true, 50).unwrap()
+    );
+}
+
+/// Waits for an item to reach `state`.
+pub async fn wait_for_state(counter: &Counter, item: ItemId, state: ItemState) {
+    let mut events = counter.subscribe();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        if counter.item(item).unwrap().state == state {
+            return;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "item {item} never reached {state:?}: {:#?}",
+            counter.item(item).unwrap()
+        );
+        let _ = tokio::time::timeout(Duration::from_millis(100), events.recv()).await;
+    }
+}
+
+/// Waits for an event matching `pred`.
+pub async fn wait_for_event(
+    events: &mut tokio::sync::broadcast::Receiver<Event>,
+    pred: impl Fn(&Event) -> bool,
+) -> Event {
+    let deadline = Duration::from_secs(20);
+    tokio::time::timeout(deadline, async {
+        loop {
+            match events.recv().await {
+                Ok(event) if pred(&event) => return event,
+                Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                Err(err) => panic!("{err}"),
+            }
+        }
+    })
+    .await
+    .expect("the event came")
+}

@@ -1,0 +1,108 @@
+//! The repeat-visit question, online and when a queued visit is replayed.
+
+use counter_core::{ItemState, ScanOutcome};
+use loyalty_api::ScanAction;
+
+use crate::{Env, drain};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_visit_within_15_minutes_asks_and_a_confirmation_records_it_with_a_new_key() {
+    let env = Env::start().await;
+    let (card, customer) = env.new_visit_card().await;
+    let counter = env.counter().await;
+    let first = counter
+        .record_scan(card.clone(), ScanAction::Visit, None)
+        .await
+        .unwrap();
+    assert!(matches!(first, ScanOutcome::Recorded { .. }), "{first:?}");
+
+    let second = counter
+        .record_scan(card.clone(), ScanAction::Visit, None)
+        .await
+        .unwrap();
+    let ScanOutcome::NeedsConfirmation {
+        item: asked,
+        last_visit_at,
+    } = second
+    else {
+        panic!("{second:?}");
+    };
+    assert!(last_visit_at.is_some());
+    let refused = counter.item(asked).unwrap();
+    assert_eq!(refused.state, ItemState::Refused);
+    assert_eq!(refused.refusal.as_ref().unwrap().code, "recent_visit");
+    assert_eq!(
+        env.scans_of(&customer).await.len(),
+        1,
+        "nothing recorded yet"
+    );
+
+    let confirmed = counter.confirm_repeat_visit(asked).await.unwrap();
+    let ScanOutcome::Recorded { item, result } = confirmed else {
+        panic!("{confirmed:?}");
+    };
+    assert_eq!(result.card.visits, 2);
+    let repeat = counter.item(item).unwrap();
+    assert_ne!(repeat.idempotency_key, refused.idempotency_key);
+    assert_eq!(repeat.replaces, Some(asked));
+    assert!(repeat.body.contains("\"confirm_repeat\":true"));
+    let closed = counter.item(asked).unwrap();
+    assert_eq!(closed.state, ItemState::Refused);
+    assert!(
+        closed
+            .resolution
+            .unwrap()
+            .contains("repeat visit confirmed")
+    );
+    assert!(
+        counter.confirm_repeat_visit(asked).await.is_err(),
+        "only once"
+    );
+
+    assert_eq!(
+        env.scans_of(&customer).await,
+        [("visit".into(), 0), ("visit".into(), 0)]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_queued_visit_answered_recent_visit_needs_a_decision() {
+    let mut env = Env::start().await;
+    let (card, customer) = env.new_visit_card().await;
+    let counter = env.counter().await;
+    let first = counter
+        .record_scan(card.clone(), ScanAction::Visit, None)
+        .await
+        .unwrap();
+    assert!(matches!(first, ScanOutcome::Recorded { .. }));
+    env.stop().await;
+    let queued = counter
+        .record_scan(card.clone(), ScanAction::Visit, None)
+        .await
+        .unwrap();
+    let ScanOutcome::Queued { item, known } = queued else {
+        panic!("{queued:?}");
+    };
+    assert!(known.unwrap().provisional);
+    env.restart().await;
+    drain(&counter).await;
+
+    let waiting = counter.item(item).unwrap();
+    assert_eq!(waiting.state, ItemState::NeedsDecision);
+    assert!(waiting.reason.as_deref().unwrap().contains("15 minutes"));
+    assert_eq!(counter.counts().unwrap().needs_decision, 1);
+    assert_eq!(env.scans_of(&customer).await.len(), 1);
+
+    // The cashier says it is a new visit.
+    let confirmed = counter.confirm_repeat_visit(item).await.unwrap();
+    assert!(
+        matches!(confirmed, ScanOutcome::Recorded { .. }),
+        "{confirmed:?}"
+    );
+    assert_eq!(counter.counts().unwrap().needs_decision, 0);
+    assert_eq!(counter.item(item).unwrap().state, ItemState::Refused);
+    assert_eq!(
+        env.scans_of(&customer).await,
+        [("visit".into(), 0), ("visit".into(), 0)]
+    );
+}
