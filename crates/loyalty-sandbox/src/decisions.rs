@@ -165,4 +165,109 @@
 //! `BEGIN IMMEDIATE` transaction holding the change, its effects, its events and its
 //! stored idempotent answer. A file database uses WAL with `synchronous=FULL`, so a
 //! write is on disk before it is answered (it survives `kill -9`). Without `--db`
-//! the database is in memory. The schema version is `PRAGMA user_version` (now 1).
+//! the database is in memory. The schema version is `PRAGMA user_version` (now 2:
+//! version 2 adds messages, their tokens and webhook deliveries).
+//!
+//! # Part 2
+//!
+//! ## Messages (broadcasts) ([`crate::actions::broadcasts`], [`crate::http::broadcasts`])
+//!
+//! - **Request fields**: `pass_id`, `title` (≤ 100), `body` (≤ 1000), `audience`
+//!   (required), `scheduled_at` (timestamp with a zone, or null = at once) and
+//!   `targeting` (object or null), the same in the preview and the confirm, which adds
+//!   `confirmation_token`. A preview's `scheduled_at` must be in the future and at
+//!   most 365 days ahead (422 validation_failed, `out_of_range`).
+//! - **Audience values**: `active` (people holding an active card on the pass) and
+//!   `all` (every customer of the pass; one without an active card gets the message
+//!   by email). Deleted customers are never reached.
+//! - **Targeting**: `visited_within_days` (1–366, a visit or points scan within that
+//!   many days of the send) and `has_reward` (boolean, a reward ready or not); other
+//!   members are refused (422, `invalid_value`) rather than ignored, since an ignored
+//!   condition would reach more people than meant. With a targeting, only cards are
+//!   reached (no email fallback).
+//! - **Recipients**: `cards` = active cards reached, `people` = distinct people
+//!   reached (card holders plus email-only people). `recipient_count` = deliveries
+//!   (one per card, one per email-only person); `message.translated` is always false
+//!   (no translation here).
+//! - **Token**: `bct_` + 32 base62, stored as SHA-256; life 10 minutes by the server
+//!   clock (still good at exactly 10:00.000, expired after). Checks in this order:
+//!   unknown → 400 confirmation_token_invalid (a token from another server is
+//!   unknown), other business or place → 403 confirmation_business_mismatch, other
+//!   key → 403 confirmation_principal_mismatch, used → 409, expired → 410, message
+//!   differs → 422 confirmation_payload_changed (fingerprint: SHA-256 of the canonical
+//!   message; `scheduled_at` compared as an instant, an empty `targeting` equals none),
+//!   then 404 for a pass gone, 403 broadcast_not_in_plan / broadcast_quota_reached,
+//!   and 409 confirmation_audience_changed when `cards` or `people` grew. A refusal
+//!   leaves the token as it was; a smaller audience is sent.
+//! - **Status strings**: `sending` (the confirm's answer for a message sent at once,
+//!   `sent_count` 0), `scheduled`, `sent` (stored once delivered; delivery is simulated
+//!   inside the sending transaction, so a message sent at once is stored `sent` when
+//!   the confirm commits), `cancelled`. A cancel of `sending`/`sent` answers 409
+//!   broadcast_already_sent; a cancel of `cancelled` answers the stored cancel again.
+//!   Cancel ids of another business or place are 404.
+//! - **Delivery effects**: one `broadcast_delivery` per recipient (`broadcast_id`,
+//!   `channel` `wallet` with `card_id`, `customer_id`, `wallet`; or `email` with
+//!   `customer_id`, `to`), then an `owner_notice` and an owner `email` (template
+//!   `broadcast_sent`, `to` `"owner"`: the owner's address is not modelled), both
+//!   carrying `key_id`, `key_prefix` and a message naming the key. In the sandbox
+//!   they are `sent: false, reason: "sandbox"`. A scheduled message is delivered (and
+//!   the owner told) when it goes out, to the audience of that moment.
+//! - **Quota** (per place: the sandbox has its own month): `total` =
+//!   `monthly_messages`; one message uses one whatever its recipients. Months are
+//!   calendar months in the business's time zone. A message counts in the month it
+//!   goes out (`scheduled_at`, or the confirm's time); cancelled ones do not count.
+//!   `remaining` in a preview is before this message. `monthly_messages` 0 is
+//!   broadcast_not_in_plan (plans without API access never get this far: 403
+//!   plan_required). Both are checked at the preview and again at the confirm.
+//! - **Scheduled messages go out** in the background worker ([`crate::worker`], every
+//!   200 ms) once the server clock passes `scheduled_at`, and inside
+//!   `POST /_sandbox/clock` before it answers, so moving the clock sends them
+//!   deterministically. A confirm whose `scheduled_at` passed meanwhile sends at once.
+//! - **Revoking a key** (`/_sandbox/keys/{id}/revoke`) cancels its scheduled messages
+//!   in the same transaction (`cancelled_at` = the revocation time).
+//!
+//! ## Stats ([`crate::http::stats`], [`crate::store::stats`])
+//!
+//! Period: `from`/`to` as `YYYY-MM-DD`, both included, whole days in the business's
+//! zone (a day runs from its first instant to the next day's, DST aware). Neither →
+//! today and the 29 days before; only `to` → it and the 29 before; only `from` → up
+//! to today. `from` after `to` or more than 366 days → 400 invalid_parameter `from`;
+//! a malformed or impossible date → invalid_parameter naming it. Figures, over that
+//! span and the request's place, from stored rows:
+//!
+//! - `scans`: visits and points scans not undone (what `GET /v1/scans` lists);
+//!   `visits`: those of kind `visit`;
+//! - `active_customers`: distinct customers of those scans (deleted ones included:
+//!   their scans stay); `returning_customers`: those of them with such a scan before
+//!   the period;
+//! - `new_customers`: customers created in the period (deleted ones included);
+//! - `rewards_earned`: those scans that earned a reward; `rewards_redeemed`:
+//!   redemptions not undone; `gift_cards_issued`: gift cards created in the period,
+//!   whatever their status now.
+//!
+//! ## Webhook deliveries ([`crate::webhooks`], [`crate::store::deliveries`])
+//!
+//! - **Envelope and headers**: body `{id, type, created_at, livemode, data}` (`data`
+//!   as recorded: `{object: ...}` for customer.created, scan.recorded and
+//!   gift_card.spent; the 2026-11 fields for scan.voided); `webhook-id` = the event
+//!   id (the same on retries), `webhook-timestamp` = seconds by the server clock at
+//!   the attempt, `webhook-signature` = `v1,` + base64 HMAC-SHA256 of
+//!   `id.timestamp.body` with the decoded `whsec_` secret; `content-type:
+//!   application/json`.
+//! - **Who receives**: every endpoint of the business with status `active`,
+//!   subscribed to the type, registered before the event; live events to all of
+//!   them, sandbox events (`livemode: false`) only where `test_events` is true.
+//!   `format` is stored and shown; only `v2` exists, so it changes nothing.
+//! - **Attempts**: 2xx within 5 s is success; anything else, a 3xx (redirects are
+//!   not followed) or no answer is a failure. Retries after 5 s, 30 s, 2 min,
+//!   10 min, 1 h and 6 h by the server clock (7 attempts), then the delivery is
+//!   given up. Each attempt is a `webhook_delivery` effect (`event`, `event_id`,
+//!   `endpoint_id`, `livemode`, `http_status` or null, `status`, `attempt`;
+//!   `sent: true` in both places).
+//! - **Health**: `last_delivery.status` is `succeeded` or `failed`;
+//!   `consecutive_failures` counts failed attempts since the last success;
+//!   `failing_since` is the first of them; a success resets both. After **10**
+//!   consecutive failed attempts the endpoint's `status` becomes `paused`
+//!   (`paused_at`, `paused_reason` `consecutive_failures`) and it receives nothing
+//!   more (new events are not queued for it; attempts already under way finish).
+//!   Nothing unpauses it here (the dashboard would).

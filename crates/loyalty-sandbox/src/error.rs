@@ -53,6 +53,16 @@ pub enum Code {
     RateLimited,
     ServiceUnavailable,
     InternalError,
+    BroadcastNotInPlan,
+    BroadcastQuotaReached,
+    ConfirmationTokenInvalid,
+    ConfirmationTokenExpired,
+    ConfirmationTokenUsed,
+    ConfirmationPayloadChanged,
+    ConfirmationAudienceChanged,
+    ConfirmationPrincipalMismatch,
+    ConfirmationBusinessMismatch,
+    BroadcastAlreadySent,
 }
 
 impl Code {
@@ -95,6 +105,16 @@ impl Code {
             RateLimited => "rate_limited",
             ServiceUnavailable => "service_unavailable",
             InternalError => "internal_error",
+            BroadcastNotInPlan => "broadcast_not_in_plan",
+            BroadcastQuotaReached => "broadcast_quota_reached",
+            ConfirmationTokenInvalid => "confirmation_token_invalid",
+            ConfirmationTokenExpired => "confirmation_token_expired",
+            ConfirmationTokenUsed => "confirmation_token_used",
+            ConfirmationPayloadChanged => "confirmation_payload_changed",
+            ConfirmationAudienceChanged => "confirmation_audience_changed",
+            ConfirmationPrincipalMismatch => "confirmation_principal_mismatch",
+            ConfirmationBusinessMismatch => "confirmation_business_mismatch",
+            BroadcastAlreadySent => "broadcast_already_sent",
         }
     }
 
@@ -133,6 +153,16 @@ impl Code {
             RateLimited => StatusCode::TOO_MANY_REQUESTS,
             ServiceUnavailable => StatusCode::SERVICE_UNAVAILABLE,
             InternalError => StatusCode::INTERNAL_SERVER_ERROR,
+            BroadcastNotInPlan => StatusCode::FORBIDDEN,
+            BroadcastQuotaReached => StatusCode::FORBIDDEN,
+            ConfirmationTokenInvalid => StatusCode::BAD_REQUEST,
+            ConfirmationTokenExpired => StatusCode::GONE,
+            ConfirmationTokenUsed => StatusCode::CONFLICT,
+            ConfirmationPayloadChanged => StatusCode::UNPROCESSABLE_ENTITY,
+            ConfirmationAudienceChanged => StatusCode::CONFLICT,
+            ConfirmationPrincipalMismatch => StatusCode::FORBIDDEN,
+            ConfirmationBusinessMismatch => StatusCode::FORBIDDEN,
+            BroadcastAlreadySent => StatusCode::CONFLICT,
         }
     }
 
@@ -175,13 +205,23 @@ impl Code {
             RateLimited => "Rate limited",
             ServiceUnavailable => "Service unavailable",
             InternalError => "Internal error",
+            BroadcastNotInPlan => "Messages not in plan",
+            BroadcastQuotaReached => "Monthly messages used",
+            ConfirmationTokenInvalid => "Invalid confirmation token",
+            ConfirmationTokenExpired => "Confirmation token expired",
+            ConfirmationTokenUsed => "Confirmation token used",
+            ConfirmationPayloadChanged => "Message differs from the preview",
+            ConfirmationAudienceChanged => "Audience larger than previewed",
+            ConfirmationPrincipalMismatch => "Token issued to another key",
+            ConfirmationBusinessMismatch => "Token issued for another business",
+            BroadcastAlreadySent => "Message already sent",
         }
     }
 
     /// Looks a code up by its text (used by injected faults); unknown texts are kept as is.
     pub fn from_text(text: &str) -> Option<Code> {
         use Code::*;
-        const ALL: [Code; 35] = [
+        const ALL: [Code; 45] = [
             AuthenticationRequired,
             InvalidApiKey,
             ApiKeyRevoked,
@@ -217,6 +257,16 @@ impl Code {
             RateLimited,
             ServiceUnavailable,
             InternalError,
+            BroadcastNotInPlan,
+            BroadcastQuotaReached,
+            ConfirmationTokenInvalid,
+            ConfirmationTokenExpired,
+            ConfirmationTokenUsed,
+            ConfirmationPayloadChanged,
+            ConfirmationAudienceChanged,
+            ConfirmationPrincipalMismatch,
+            ConfirmationBusinessMismatch,
+            BroadcastAlreadySent,
         ];
         ALL.into_iter().find(|c| c.as_str() == text)
     }

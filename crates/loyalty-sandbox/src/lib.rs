@@ -54,6 +54,8 @@ pub mod request_id;
 pub mod rules;
 pub mod state;
 pub mod store;
+pub mod webhooks;
+pub mod worker;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -161,6 +163,7 @@ impl Sandbox {
         let addr = listener.local_addr()?;
         let (tx, rx) = oneshot::channel::<()>();
         let router = self.router();
+        let worker = worker::spawn(self.state.clone());
         let task = tokio::spawn(serve_until(listener, router, async move {
             let _ = rx.await;
         }));
@@ -168,6 +171,7 @@ impl Sandbox {
             addr,
             shutdown: Some(tx),
             task,
+            worker,
         })
     }
 }
@@ -192,6 +196,7 @@ pub struct Running {
     addr: SocketAddr,
     shutdown: Option<oneshot::Sender<()>>,
     task: JoinHandle<std::io::Result<()>>,
+    worker: JoinHandle<()>,
 }
 
 impl Running {
@@ -215,6 +220,7 @@ impl Running {
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(());
         }
+        self.worker.abort();
         match (&mut self.task).await {
             Ok(result) => Ok(result?),
             Err(join) => Err(Error::Io(std::io::Error::other(join.to_string()))),

@@ -60,9 +60,11 @@ async fn main() -> anyhow::Result<()> {
     }
     tracing::info!(%addr, db = ?args.db, control = args.control, "serving");
 
+    let worker = loyalty_sandbox::worker::spawn(sandbox.state().clone());
     loyalty_sandbox::serve_until(listener, sandbox.router(), stop)
         .await
         .context("serving")?;
+    worker.abort();
     tracing::info!("stopped");
     Ok(())
 }

@@ -7,6 +7,7 @@ use crate::clock::Clock;
 use crate::faults::Faults;
 use crate::ratelimit::RateLimiter;
 use crate::store::Db;
+use crate::worker::Worker;
 
 /// Everything a request may use: the database, the clock, the limits, the faults.
 #[derive(Debug, Clone)]
@@ -22,6 +23,7 @@ struct Inner {
     limiter: RateLimiter,
     faults: Faults,
     in_flight: Mutex<HashSet<(String, String)>>,
+    worker: Worker,
 }
 
 impl AppState {
@@ -35,6 +37,7 @@ impl AppState {
                 limiter: RateLimiter::default(),
                 faults: Faults::default(),
                 in_flight: Mutex::new(HashSet::new()),
+                worker: Worker::default(),
             }),
         }
     }
@@ -62,6 +65,11 @@ impl AppState {
     /// The armed faults.
     pub fn faults(&self) -> &Faults {
         &self.inner.faults
+    }
+
+    /// The background worker's shared parts (see [`crate::worker`]).
+    pub fn worker(&self) -> &Worker {
+        &self.inner.worker
     }
 
     /// Marks (API key, Idempotency-Key) in progress; None when it already is.

@@ -4,6 +4,7 @@
 //! input and the time, and returns the answer's JSON or a refusal. Actions never
 //! read the clock or parse HTTP; routes never write SQL.
 
+pub mod broadcasts;
 pub mod customers;
 pub mod demo;
 pub mod gift_cards;

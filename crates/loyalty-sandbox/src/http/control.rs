@@ -390,7 +390,13 @@ async fn revoke_key(
         let id = id.clone();
         state
             .db()
-            .write(move |tx| keys::revoke(tx, &id, clock.now_ms()))
+            .write(move |tx| {
+                let now = clock.now_ms();
+                let found = keys::revoke(tx, &id, now)?;
+                // The key's scheduled messages are cancelled with it (same commit).
+                crate::store::broadcasts::cancel_scheduled_by_key(tx, &id, now)?;
+                Ok(found)
+            })
             .await?
     };
     if !found {
@@ -412,6 +418,9 @@ async fn advance_clock(
         )
         .param("advance_seconds"));
     };
+    // Everything that was waiting for this time happens before the answer, so a
+    // test that moved the clock sees scheduled messages and due webhook retries done.
+    crate::worker::tick(&state).await?;
     Ok(Json(json!({"now": format_ts(now)})))
 }
 

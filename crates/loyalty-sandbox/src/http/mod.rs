@@ -8,9 +8,11 @@
 
 pub mod auth;
 pub mod body;
+pub mod broadcasts;
 pub mod control;
 pub mod list;
 pub mod reads;
+pub mod stats;
 pub mod write;
 pub mod writes;
 
@@ -67,6 +69,10 @@ fn v1(place: Place) -> Router<AppState> {
         .route("/gift_cards/{id}", get(reads::get_gift_card))
         .route("/gift_cards/{id}/payments", post(writes::pay_gift_card))
         .route("/webhook_endpoints", get(reads::list_webhook_endpoints))
+        .route("/stats", get(stats::get_stats))
+        .route("/broadcasts", post(broadcasts::preview))
+        .route("/broadcasts/confirm", post(broadcasts::confirm))
+        .route("/broadcasts/{id}/cancel", post(broadcasts::cancel))
         .layer(Extension(place))
 }
 

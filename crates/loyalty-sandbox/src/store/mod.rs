@@ -10,8 +10,10 @@
 //! The schema is versioned with `PRAGMA user_version`; [`schema::migrate`] brings
 //! any older database forward, so part 2 adds its tables as version 2.
 
+pub mod broadcasts;
 pub mod business;
 pub mod customers;
+pub mod deliveries;
 pub mod effects;
 pub mod gift_cards;
 pub mod idempotency;
@@ -22,6 +24,7 @@ pub mod passes;
 pub mod referrals;
 pub mod scans;
 pub mod schema;
+pub mod stats;
 pub mod webhooks;
 
 use std::path::Path;

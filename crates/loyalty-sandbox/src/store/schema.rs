@@ -9,7 +9,7 @@ use super::OpenError;
 use crate::ids;
 
 /// The schema version this server writes.
-pub const VERSION: i64 = 1;
+pub const VERSION: i64 = 2;
 
 const V1: &str = r#"
 CREATE TABLE meta (
@@ -227,6 +227,61 @@ CREATE TABLE idempotency (
 );
 "#;
 
+/// Version 2 (part 2): messages and their confirmation tokens, webhook deliveries
+/// and the worker's position in the events table.
+const V2: &str = r#"
+CREATE TABLE broadcast_tokens (
+    token_hash   BLOB PRIMARY KEY,
+    business_id  TEXT NOT NULL,
+    place        TEXT NOT NULL,
+    key_id       TEXT NOT NULL,
+    fingerprint  BLOB NOT NULL,
+    cards        INTEGER NOT NULL,
+    people       INTEGER NOT NULL,
+    expires_at   INTEGER NOT NULL,
+    used_at      INTEGER,
+    created_at   INTEGER NOT NULL
+);
+CREATE TABLE broadcasts (
+    id              TEXT PRIMARY KEY,
+    business_id     TEXT NOT NULL,
+    place           TEXT NOT NULL,
+    pass_id         TEXT NOT NULL,
+    key_id          TEXT NOT NULL,
+    key_prefix      TEXT NOT NULL,
+    title           TEXT NOT NULL,
+    body            TEXT NOT NULL,
+    audience        TEXT NOT NULL,
+    targeting       TEXT,
+    status          TEXT NOT NULL,
+    scheduled_at    INTEGER,
+    goes_out_at     INTEGER NOT NULL,
+    recipient_count INTEGER NOT NULL,
+    sent_count      INTEGER NOT NULL,
+    sent_at         INTEGER,
+    cancelled_at    INTEGER,
+    created_at      INTEGER NOT NULL
+);
+CREATE INDEX broadcasts_month ON broadcasts(business_id, place, goes_out_at);
+CREATE INDEX broadcasts_due ON broadcasts(status, scheduled_at);
+CREATE TABLE webhook_deliveries (
+    id              TEXT PRIMARY KEY,
+    event_id        TEXT NOT NULL REFERENCES events(id),
+    endpoint_id     TEXT NOT NULL REFERENCES webhook_endpoints(id),
+    business_id     TEXT NOT NULL,
+    status          TEXT NOT NULL,
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER,
+    last_http       INTEGER,
+    created_at      INTEGER NOT NULL
+);
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries(status, next_attempt_at);
+-- Stats: returning customers look for a customer's earlier scans.
+CREATE INDEX scans_customer ON scans(customer_id, created_at);
+-- Events recorded before deliveries existed are not sent.
+INSERT INTO meta (name, value) SELECT 'webhook_fanout_rowid', COALESCE(MAX(rowid), 0) FROM events;
+"#;
+
 /// Brings the database to [`VERSION`].
 pub fn migrate(conn: &mut Connection) -> Result<(), OpenError> {
     let current: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
@@ -241,6 +296,12 @@ pub fn migrate(conn: &mut Connection) -> Result<(), OpenError> {
             [ids::random_bytes(32)],
         )?;
         tx.pragma_update(None, "user_version", 1)?;
+        tx.commit()?;
+    }
+    if current < 2 {
+        let tx = conn.transaction()?;
+        tx.execute_batch(V2)?;
+        tx.pragma_update(None, "user_version", 2)?;
         tx.commit()?;
     }
     Ok(())

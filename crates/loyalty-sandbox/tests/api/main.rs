@@ -3,6 +3,7 @@
 
 mod auth;
 mod binary;
+mod broadcasts;
 mod control;
 mod customers;
 mod gift_cards;
@@ -12,4 +13,6 @@ mod idempotency;
 mod lists;
 mod reads;
 mod scans;
+mod stats;
 mod validation;
+mod webhooks;
