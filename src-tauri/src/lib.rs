@@ -7,12 +7,14 @@
 //! Dependencies point down: `loyalty-counter` → `counter-core` → `loyalty-api`.
 
 mod commands;
+mod demo;
 mod error;
 mod logging;
+mod till;
 
 use tauri::Manager;
 
-pub use commands::AppInfo;
+pub use commands::{AppInfo, ConnectionView};
 pub use error::CommandError;
 
 /// Builds and runs the app until its last window closes.
@@ -36,9 +38,24 @@ pub fn run() {
                 version = env!("CARGO_PKG_VERSION"),
                 "Loyalty Counter started"
             );
+            let data_dir = app.path().app_data_dir()?;
+            let till = tauri::async_runtime::block_on(till::Till::open(
+                app.handle().clone(),
+                data_dir,
+            ))?;
+            // `--demo` (what `make demo` passes) opens the app already in the demo.
+            if std::env::args().any(|arg| arg == "--demo") {
+                tauri::async_runtime::block_on(till.try_demo())?;
+            }
+            app.manage(till);
             Ok(())
         })
-        .invoke_handler(tauri::generate_handler![commands::app_info])
+        .invoke_handler(tauri::generate_handler![
+            commands::app_info,
+            commands::connect,
+            commands::try_demo,
+            commands::current_connection,
+        ])
         .run(tauri::generate_context!())
         .expect("the Tauri runtime failed to start");
 }

@@ -12,6 +12,7 @@
 
 use std::future::Future;
 use std::net::TcpStream;
+use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -43,6 +44,11 @@ pub struct App {
 impl App {
     /// Starts the app for the test `name` and waits for its window's page to load.
     pub async fn launch(name: &str) -> Result<Self> {
+        Self::launch_with(name, &[]).await
+    }
+
+    /// Starts the app with command-line arguments (such as `--demo`).
+    pub async fn launch_with(name: &str, args: &[&str]) -> Result<Self> {
         let application = std::env::var_os("LOYALTY_COUNTER_APP")
             .map(PathBuf::from)
             .unwrap_or_else(|| workspace_root().join("target/debug/loyalty-counter"));
@@ -64,6 +70,10 @@ impl App {
             "--native-port",
             &NATIVE_PORT.to_string(),
         ]);
+        // Its own process group, so that ending it also ends the WebKitWebDriver it starts
+        // (which would otherwise keep the native port and serve the next test).
+        driver_command.process_group(0);
+        wait_for_port_free(NATIVE_PORT, Duration::from_secs(10))?;
         let driver_process = with_app_environment(&mut driver_command, &home)
             .stdout(Stdio::null())
             .stderr(Stdio::inherit())
@@ -76,7 +86,7 @@ impl App {
         capabilities.set("browserName", "wry")?;
         capabilities.set(
             "tauri:options",
-            serde_json::json!({ "application": application.display().to_string() }),
+            serde_json::json!({ "application": application.display().to_string(), "args": args }),
         )?;
         // A cold first session fails once in a while: one retry.
         let driver = match WebDriver::new(driver_url(), capabilities.clone()).await {
@@ -118,13 +128,27 @@ impl App {
         bail!("the second copy was still running after {timeout:?}")
     }
 
+    /// The app's data folder (`$XDG_DATA_HOME/<identifier>`).
+    pub fn data_dir(&self) -> PathBuf {
+        self.home.join("data/app.loyaltycounter.desktop")
+    }
+
     /// Runs `steps` on the app; saves artifacts if they fail; ends the session.
     pub async fn run<F, Fut>(name: &str, steps: F) -> Result<()>
     where
         F: FnOnce(WebDriver) -> Fut,
         Fut: Future<Output = Result<()>>,
     {
-        let app = Self::launch(name).await?;
+        Self::run_with(name, &[], steps).await
+    }
+
+    /// [`App::run`] with command-line arguments.
+    pub async fn run_with<F, Fut>(name: &str, args: &[&str], steps: F) -> Result<()>
+    where
+        F: FnOnce(WebDriver) -> Fut,
+        Fut: Future<Output = Result<()>>,
+    {
+        let app = Self::launch_with(name, args).await?;
         let outcome = steps(app.driver.clone()).await;
         app.finish(outcome).await
     }
@@ -143,8 +167,7 @@ impl App {
             eprintln!("e2e artifacts saved in {}", dir.display());
         }
         let _ = self.driver.clone().quit().await;
-        let _ = self.driver_process.kill();
-        let _ = self.driver_process.wait();
+        end_process_group(&mut self.driver_process);
         outcome
     }
 }
@@ -218,6 +241,25 @@ fn driver_url() -> String {
     format!("http://127.0.0.1:{DRIVER_PORT}")
 }
 
+/// Ends a process started as the leader of its own group, and everything in the group.
+fn end_process_group(leader: &mut Child) {
+    let _ = Command::new("kill")
+        .args(["-TERM", "--", &format!("-{}", leader.id())])
+        .status();
+    let _ = leader.wait();
+}
+
+fn wait_for_port_free(port: u16, timeout: Duration) -> Result<()> {
+    let deadline = Instant::now() + timeout;
+    while Instant::now() < deadline {
+        if TcpStream::connect(("127.0.0.1", port)).is_err() {
+            return Ok(());
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    bail!("port {port} is still taken after {timeout:?}: is another WebDriver running?")
+}
+
 fn wait_for_port(port: u16, timeout: Duration) -> Result<()> {
     let deadline = Instant::now() + timeout;
     while Instant::now() < deadline {
@@ -235,8 +277,7 @@ struct DriverGuard(Option<Child>);
 impl Drop for DriverGuard {
     fn drop(&mut self) {
         if let Some(mut child) = self.0.take() {
-            let _ = child.kill();
-            let _ = child.wait();
+            end_process_group(&mut child);
         }
     }
 }

@@ -3,12 +3,28 @@
 import { invoke } from '@tauri-apps/api/core';
 import type { AppInfo } from './bindings/AppInfo';
 import type { CommandError } from './bindings/CommandError';
+import type { ConnectionView } from './bindings/ConnectionView';
 
-export type { AppInfo, CommandError };
+export type { AppInfo, CommandError, ConnectionView };
 
 /** Names the app, its version and its folders. */
 export function appInfo(): Promise<AppInfo> {
   return call<AppInfo>('app_info');
+}
+
+/** Checks the key with the service and keeps it if accepted. The key goes to Rust only. */
+export function connect(baseUrl: string, apiKey: string): Promise<ConnectionView> {
+  return call<ConnectionView>('connect', { baseUrl, apiKey });
+}
+
+/** Starts the built-in demo server and connects to it. */
+export function tryDemo(): Promise<ConnectionView> {
+  return call<ConnectionView>('try_demo');
+}
+
+/** The key the till is connected with in this run, if any. */
+export function currentConnection(): Promise<ConnectionView | null> {
+  return call<ConnectionView | null>('current_connection');
 }
 
 async function call<T>(command: string, args?: Record<string, unknown>): Promise<T> {
@@ -27,7 +43,7 @@ async function call<T>(command: string, args?: Record<string, unknown>): Promise
 export function toCommandError(error: unknown): CommandError {
   if (isCommandError(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
-  return { code: 'ipc_failed', message };
+  return { code: 'ipc_failed', message, status: null, detail: null, request_id: null };
 }
 
 function isCommandError(value: unknown): value is CommandError {

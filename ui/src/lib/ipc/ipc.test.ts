@@ -3,19 +3,25 @@ import { toCommandError } from './index';
 
 describe('toCommandError', () => {
   it('keeps a command error as it came', () => {
-    const error = { code: 'app_dir_unavailable', message: 'The folders are unavailable' };
+    const error = {
+      code: 'invalid_api_key',
+      message: 'refused',
+      status: 401,
+      detail: 'No such key.',
+      request_id: 'req_1',
+    };
     expect(toCommandError(error)).toEqual(error);
   });
 
   it('turns an IPC failure into ipc_failed with its message', () => {
-    expect(toCommandError(new Error('command app_info not allowed'))).toEqual({
+    expect(toCommandError(new Error('command app_info not allowed'))).toMatchObject({
       code: 'ipc_failed',
       message: 'command app_info not allowed',
     });
   });
 
   it('turns a bare string into ipc_failed', () => {
-    expect(toCommandError('window closed')).toEqual({ code: 'ipc_failed', message: 'window closed' });
+    expect(toCommandError('window closed')).toMatchObject({ code: 'ipc_failed', message: 'window closed' });
   });
 
   it('does not take an object with a numeric code for a command error', () => {

@@ -1,0 +1,146 @@
+//! The till the app holds: one open counter (the real one, or the demo's), and the demo
+//! server when the demo runs. Commands reach the core through it.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use counter_core::{Config, Connection, Counter, SystemClock, UuidIds};
+use tauri::{AppHandle, Emitter};
+use tokio::sync::RwLock;
+
+use crate::demo::DemoServer;
+use crate::error::CommandError;
+
+/// The name of the event that carries the core's events to the UI.
+pub const CORE_EVENT: &str = "core-event";
+
+/// The app's till. Managed by Tauri; commands take it as state.
+#[derive(Debug)]
+pub struct Till {
+    data_dir: PathBuf,
+    app: AppHandle,
+    session: RwLock<Session>,
+}
+
+/// An open counter, and the demo server it talks to when it is the demo's.
+#[derive(Debug)]
+pub struct Session {
+    /// The counter: outbox, cache, settings, connection.
+    pub counter: Counter,
+    demo: Option<DemoServer>,
+    /// What the service said of the key when this session connected.
+    pub connection: Option<Connection>,
+}
+
+impl Session {
+    /// Whether this is the built-in demo.
+    pub fn is_demo(&self) -> bool {
+        self.demo.is_some()
+    }
+}
+
+impl Till {
+    /// Opens the till whose data lives in `<data_dir>/till`, reconnecting with the kept
+    /// key if there is one.
+    pub async fn open(app: AppHandle, data_dir: PathBuf) -> Result<Self, CommandError> {
+        let counter = open_counter(&app, &data_dir.join("till")).await?;
+        Ok(Self {
+            data_dir,
+            app,
+            session: RwLock::new(Session {
+                counter,
+                demo: None,
+                connection: None,
+            }),
+        })
+    }
+
+    /// The current session, for reading.
+    pub async fn session(&self) -> tokio::sync::RwLockReadGuard<'_, Session> {
+        self.session.read().await
+    }
+
+    /// Checks the key with the service and keeps it (see [`Counter::connect`]).
+    /// Leaves the demo if it was running.
+    pub async fn connect(&self, base_url: &str, api_key: &str) -> Result<Connection, CommandError> {
+        let mut session = self.session.write().await;
+        if session.is_demo() {
+            let counter = open_counter(&self.app, &self.data_dir.join("till")).await?;
+            self.replace(
+                &mut session,
+                Session {
+                    counter,
+                    demo: None,
+                    connection: None,
+                },
+            )
+            .await;
+        }
+        let connection = session.counter.connect(base_url, api_key).await?;
+        session.connection = Some(connection.clone());
+        Ok(connection)
+    }
+
+    /// Starts the built-in demo server (or keeps the running one) and connects a till of
+    /// its own to it with the demo's test key. The real till's data is not touched.
+    pub async fn try_demo(&self) -> Result<Connection, CommandError> {
+        let mut session = self.session.write().await;
+        if !session.is_demo() {
+            let server = DemoServer::start(&self.data_dir).await?;
+            // The real till closes first: the demo's till lives in its own folder.
+            let counter = open_counter(&self.app, &self.data_dir.join("demo/till")).await?;
+            let next = Session {
+                counter,
+                demo: Some(server),
+                connection: None,
+            };
+            self.replace(&mut session, next).await;
+        }
+        let demo = session
+            .demo
+            .as_ref()
+            .ok_or_else(|| CommandError::new("demo_failed", "The demo stopped."))?;
+        let (url, key) = (demo.sandbox_url(), demo.test_key().to_owned());
+        let connection = session.counter.connect(&url, &key).await?;
+        session.connection = Some(connection.clone());
+        Ok(connection)
+    }
+
+    async fn replace(&self, session: &mut Session, next: Session) {
+        let previous = std::mem::replace(session, next);
+        previous.counter.close().await;
+        if let Some(server) = previous.demo {
+            server.stop().await;
+        }
+    }
+}
+
+/// Opens a counter and forwards its events to the UI until it closes.
+async fn open_counter(app: &AppHandle, dir: &Path) -> Result<Counter, CommandError> {
+    let counter = Counter::open(
+        dir,
+        Config::default(),
+        Arc::new(SystemClock),
+        Arc::new(UuidIds),
+    )
+    .await?;
+    let mut events = counter.subscribe();
+    let app = app.clone();
+    tauri::async_runtime::spawn(async move {
+        use tokio::sync::broadcast::error::RecvError;
+        loop {
+            match events.recv().await {
+                Ok(event) => {
+                    if let Err(e) = app.emit(CORE_EVENT, &event) {
+                        tracing::warn!(error = %e, "an event could not reach the UI");
+                    }
+                }
+                Err(RecvError::Lagged(missed)) => {
+                    tracing::warn!(missed, "the UI missed core events")
+                }
+                Err(RecvError::Closed) => break,
+            }
+        }
+    });
+    Ok(counter)
+}
