@@ -14,9 +14,9 @@ HEADLESS := xvfb-run -a -s '-screen 0 1280x800x24' dbus-run-session --
 
 .PHONY: demo test setup setup-test ui app lint rust-test ui-test bindings-fresh e2e e2e-shots bench
 
-## demo: install what is missing, build, and open the app.
+## demo: install what is missing, build, and open the app on the built-in demo business.
 demo: setup app
-	$(APP)
+	$(APP) --demo
 
 ## test: install what is missing, then every check and test, end-to-end included.
 test: setup-test lint rust-test ui-test bindings-fresh e2e
