@@ -49,6 +49,7 @@ pub mod http;
 pub mod ids;
 pub mod keys;
 pub mod money;
+pub mod openapi;
 pub mod ratelimit;
 pub mod request_id;
 pub mod rules;

@@ -70,6 +70,7 @@ fn v1(place: Place) -> Router<AppState> {
         .route("/gift_cards/{id}/payments", post(writes::pay_gift_card))
         .route("/webhook_endpoints", get(reads::list_webhook_endpoints))
         .route("/stats", get(stats::get_stats))
+        .route("/openapi.json", get(crate::openapi::serve))
         .route("/broadcasts", post(broadcasts::preview))
         .route("/broadcasts/confirm", post(broadcasts::confirm))
         .route("/broadcasts/{id}/cancel", post(broadcasts::cancel))

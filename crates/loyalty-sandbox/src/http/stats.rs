@@ -93,6 +93,15 @@ fn start_of(day: Date, tz: &TimeZone) -> ApiResult<i64> {
 }
 
 /// GET /v1/stats.
+#[utoipa::path(get, path = "/v1/stats", tag = "reads",
+    params(
+        ("from" = Option<String>, Query, format = Date, description = "First day (YYYY-MM-DD), included."),
+        ("to" = Option<String>, Query, format = Date, description = "Last day (YYYY-MM-DD), included."),
+    ),
+    responses(
+        (status = 200, description = "Figures for whole days in the business's time zone.", body = crate::openapi::Stats),
+        (status = 400, description = "invalid_parameter: a malformed date, `from` after `to`, more than 366 days (`param` names it).", body = crate::openapi::Problem, content_type = "application/problem+json"),
+    ))]
 pub async fn get_stats(
     State(state): State<AppState>,
     caller: Caller,

@@ -11,6 +11,7 @@ mod headers;
 mod helpers;
 mod idempotency;
 mod lists;
+mod openapi;
 mod reads;
 mod scans;
 mod stats;

@@ -1,0 +1,342 @@
+//! The OpenAPI 3.1 document of the API, generated with `utoipa` from the code and
+//! served without authentication at `{root}/v1/openapi.json` (server `/`) and
+//! `{root}/sandbox/v1/openapi.json` (server `/sandbox`).
+//!
+//! Part 2's handlers carry their own `#[utoipa::path]`; part 1's routes are
+//! declared here, one function per route next to the handler it names. What every
+//! operation shares is added by [`Shared`] in one place: the bearer security
+//! scheme, the `Idempotency-Key` header on every POST, and the problem answers
+//! every route may give (401, 403, 429, 500, 503; 400 and 404 with their codes;
+//! 409 and 422 on writes). The integration test `openapi` checks that every route
+//! of the router is in the document, and the fuzzer (`fuzz/run.sh`) checks every
+//! answer against it.
+
+mod schemas;
+
+pub(crate) use schemas::{
+    Broadcast, BroadcastConfirm, BroadcastMessage, BroadcastPreview, Empty, Problem, Stats,
+};
+
+use std::sync::OnceLock;
+
+use axum::Extension;
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use utoipa::openapi::path::{Operation, Parameter, ParameterBuilder, ParameterIn};
+use utoipa::openapi::response::{Response as OaResponse, ResponseBuilder};
+use utoipa::openapi::schema::{ObjectBuilder, Type};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme};
+use utoipa::openapi::server::Server;
+use utoipa::openapi::{ContentBuilder, Ref, RefOr, Required};
+use utoipa::{Modify, OpenApi};
+
+use crate::store::Place;
+use schemas::{
+    Customer, CustomerList, GiftCard, GiftCardList, GiftCardPayment, Key, LocationList,
+    NewCustomer, NewGiftCard, NewPayment, NewScan, Pass, PassList, ReferralList, ScanList,
+    ScanResult, WebhookEndpointList,
+};
+
+const LIST_CODES: &str = "invalid_parameter (limit 1 to 100, a filter value, a repeated parameter; `param` names it), invalid_cursor";
+
+/// `limit` and `cursor`, shared by every list.
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+struct Page {
+    /// Page size, 1 to 100 (default 20).
+    #[param(minimum = 1, maximum = 100)]
+    limit: Option<i64>,
+    /// The previous answer's `next_cursor`, exactly as returned.
+    cursor: Option<String>,
+}
+
+macro_rules! read_path {
+    ($fn:ident, $path:literal, $body:ty, $what:literal $(, $param:tt)*) => {
+        #[utoipa::path(get, path = $path, tag = "reads",
+            params($($param),*),
+            responses(
+                (status = 200, description = $what, body = $body),
+                (status = 400, description = LIST_CODES, body = Problem, content_type = "application/problem+json"),
+            ))]
+        #[allow(dead_code)]
+        fn $fn() {}
+    };
+}
+
+/// GET /v1/me — see [`crate::http::reads::me`].
+#[utoipa::path(get, path = "/v1/me", tag = "reads",
+    responses((status = 200, description = "The key, its business, mode, plan, scopes and rate limits.", body = Key)))]
+#[allow(dead_code)]
+fn me() {}
+
+/// GET /v1/passes — [`crate::http::reads::list_passes`].
+#[utoipa::path(get, path = "/v1/passes", tag = "reads",
+    params(Page, ("status" = Option<String>, Query, description = "`active` or `archived`.")),
+    responses((status = 200, description = "Passes, active and archived.", body = PassList),
+        (status = 400, description = LIST_CODES, body = Problem, content_type = "application/problem+json")))]
+#[allow(dead_code)]
+fn list_passes() {}
+
+read_path!(
+    get_pass,
+    "/v1/passes/{id}",
+    Pass,
+    "The pass.",
+    ("id" = String, Path, description = "A pass id.")
+);
+read_path!(
+    get_customer,
+    "/v1/customers/{id}",
+    Customer,
+    "The customer (deleted ones are not found).",
+    ("id" = String, Path, description = "A customer id.")
+);
+read_path!(
+    get_gift_card,
+    "/v1/gift_cards/{id}",
+    GiftCard,
+    "The gift card with its newest 20 ledger entries.",
+    ("id" = String, Path, description = "A gift card id.")
+);
+
+/// GET /v1/customers — [`crate::http::reads::list_customers`].
+#[utoipa::path(get, path = "/v1/customers", tag = "reads",
+    params(Page,
+        ("email" = Option<String>, Query, description = "Exact email, case-insensitive."),
+        ("pass_id" = Option<String>, Query, description = "Only this pass's customers.")),
+    responses((status = 200, description = "Customers with their cards; deleted ones excluded.", body = CustomerList),
+        (status = 400, description = LIST_CODES, body = Problem, content_type = "application/problem+json")))]
+#[allow(dead_code)]
+fn list_customers() {}
+
+/// GET /v1/scans — [`crate::http::reads::list_scans`].
+#[utoipa::path(get, path = "/v1/scans", tag = "reads",
+    params(Page,
+        ("customer_id" = Option<String>, Query, description = "Only this customer's scans."),
+        ("kind" = Option<String>, Query, description = "`visit` or `points`.")),
+    responses((status = 200, description = "Visits and points scans.", body = ScanList),
+        (status = 400, description = LIST_CODES, body = Problem, content_type = "application/problem+json")))]
+#[allow(dead_code)]
+fn list_scans() {}
+
+read_path!(
+    list_locations,
+    "/v1/locations",
+    LocationList,
+    "Locations, inactive ones included.",
+    Page
+);
+read_path!(
+    list_referrals,
+    "/v1/referrals",
+    ReferralList,
+    "Referrals.",
+    Page
+);
+read_path!(
+    list_webhook_endpoints,
+    "/v1/webhook_endpoints",
+    WebhookEndpointList,
+    "The business's webhook endpoints.",
+    Page
+);
+
+/// GET /v1/gift_cards — [`crate::http::reads::list_gift_cards`].
+#[utoipa::path(get, path = "/v1/gift_cards", tag = "reads",
+    params(Page, ("status" = Option<String>, Query, description = "`issued`, `active`, `depleted` or `cancelled`.")),
+    responses((status = 200, description = "Gift cards, test cards flagged.", body = GiftCardList),
+        (status = 400, description = LIST_CODES, body = Problem, content_type = "application/problem+json")))]
+#[allow(dead_code)]
+fn list_gift_cards() {}
+
+/// POST /v1/customers — [`crate::http::writes::create_customer`].
+#[utoipa::path(post, path = "/v1/customers", tag = "writes", request_body = NewCustomer,
+    responses((status = 200, description = "The customer with their new card.", body = Customer),
+        (status = 403, description = "customer_limit_reached, and the common 403 codes.", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "not_found (the pass; `param` pass_id).", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "customer_exists (also `customer_id`), idempotency_in_progress.", body = Problem, content_type = "application/problem+json")))]
+#[allow(dead_code)]
+fn create_customer() {}
+
+/// POST /v1/scans — [`crate::http::writes::create_scan`].
+#[utoipa::path(post, path = "/v1/scans", tag = "writes", request_body = NewScan,
+    responses((status = 200, description = "What the scan did, and the card after it.", body = ScanResult),
+        (status = 404, description = "not_found (the card or the location).", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "card_not_active, insufficient_balance, no_reward_available, scan_refused, recent_visit (also `last_visit_at`), idempotency_in_progress.", body = Problem, content_type = "application/problem+json")))]
+#[allow(dead_code)]
+fn create_scan() {}
+
+/// POST /v1/gift_cards — [`crate::http::writes::issue_gift_card`].
+#[utoipa::path(post, path = "/v1/gift_cards", tag = "writes", request_body = NewGiftCard,
+    responses((status = 200, description = "The gift card, issued, with `email`.", body = GiftCard),
+        (status = 409, description = "pass_required, idempotency_in_progress.", body = Problem, content_type = "application/problem+json")))]
+#[allow(dead_code)]
+fn issue_gift_card() {}
+
+/// POST /v1/gift_cards/{id}/payments — [`crate::http::writes::pay_gift_card`].
+#[utoipa::path(post, path = "/v1/gift_cards/{id}/payments", tag = "writes", request_body = NewPayment,
+    params(("id" = String, Path, description = "A gift card id.")),
+    responses((status = 200, description = "The payment and the card after it.", body = GiftCardPayment),
+        (status = 404, description = "not_found (the card or the location).", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "insufficient_balance (also `balance`), gift_card_not_claimed, gift_card_cancelled, gift_card_depleted, idempotency_in_progress.", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "currency_mismatch, validation_failed, idempotency_key_reused.", body = Problem, content_type = "application/problem+json")))]
+#[allow(dead_code)]
+fn pay_gift_card() {}
+
+/// GET /v1/openapi.json: this document.
+#[utoipa::path(get, path = "/v1/openapi.json", tag = "document", security(()),
+    responses((status = 200, description = "The OpenAPI 3.1 document of the API.", body = Object)))]
+#[allow(dead_code)]
+fn openapi_json() {}
+
+/// The document's definition.
+#[derive(Debug, OpenApi)]
+#[openapi(
+    info(
+        title = "Loyalty Card and Gift Card Business API",
+        version = "1",
+        description = "Version 1 of the API, as served by loyalty-sandbox. Every error is application/problem+json with a stable `code`."
+    ),
+    paths(
+        me, list_passes, get_pass, list_customers, create_customer, get_customer,
+        list_scans, create_scan, list_locations, list_referrals, list_gift_cards,
+        issue_gift_card, get_gift_card, pay_gift_card, list_webhook_endpoints,
+        crate::http::stats::get_stats,
+        crate::http::broadcasts::preview, crate::http::broadcasts::confirm,
+        crate::http::broadcasts::cancel, openapi_json,
+    ),
+    components(schemas(Problem)),
+    modifiers(&Shared),
+    security(("bearer" = [])),
+)]
+pub struct ApiDoc;
+
+/// Adds what every operation shares (see the module's documentation).
+#[derive(Debug)]
+struct Shared;
+
+fn problem(description: &str) -> RefOr<OaResponse> {
+    RefOr::T(
+        ResponseBuilder::new()
+            .description(description)
+            .content(
+                "application/problem+json",
+                ContentBuilder::new()
+                    .schema(Some(Ref::from_schema_name("Problem")))
+                    .build(),
+            )
+            .build(),
+    )
+}
+
+fn idempotency_key() -> Parameter {
+    ParameterBuilder::new()
+        .name("Idempotency-Key")
+        .parameter_in(ParameterIn::Header)
+        .required(Required::True)
+        .description(Some(
+            "1 to 255 visible ASCII characters, unique per write (a UUID is recommended); \
+             remembered 24 hours per API key.",
+        ))
+        .schema(Some(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .min_length(Some(1))
+                .max_length(Some(255))
+                .pattern(Some("^[!-~]+$")),
+        ))
+        .build()
+}
+
+fn add_shared(op: &mut Operation, write: bool, public: bool) {
+    let responses = &mut op.responses.responses;
+    let mut add = |status: &str, description: &str| {
+        responses
+            .entry(status.to_owned())
+            .or_insert_with(|| problem(description));
+    };
+    add("500", "internal_error.");
+    if public {
+        return;
+    }
+    add(
+        "401",
+        "authentication_required, invalid_api_key, api_key_revoked, api_key_expired, not_supported_yet.",
+    );
+    add(
+        "403",
+        "plan_required, key_mode_mismatch, insufficient_scope, forbidden.",
+    );
+    add("404", "not_found.");
+    add("429", "rate_limited (with Retry-After).");
+    add(
+        "503",
+        "service_unavailable, rate_limiter_unavailable (with Retry-After).",
+    );
+    if write {
+        add("400", "idempotency_key_required (`param` Idempotency-Key).");
+        add("409", "idempotency_in_progress (with Retry-After).");
+        add(
+            "422",
+            "validation_failed (`errors` lists each field), idempotency_key_reused.",
+        );
+        op.parameters
+            .get_or_insert_with(Vec::new)
+            .insert(0, idempotency_key());
+    }
+}
+
+impl Modify for Shared {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some(
+                        "An API key: lc_live_... on {root}/v1, lc_test_... on {root}/sandbox/v1.",
+                    ))
+                    .build(),
+            ),
+        );
+        for item in openapi.paths.paths.values_mut() {
+            if let Some(op) = item.get.as_mut() {
+                let public = op
+                    .security
+                    .as_ref()
+                    .is_some_and(|s| s.iter().all(|r| *r == SecurityRequirement::default()));
+                add_shared(op, false, public);
+            }
+            if let Some(op) = item.post.as_mut() {
+                add_shared(op, true, false);
+            }
+        }
+    }
+}
+
+/// The document for a place, as JSON text (built once per place).
+pub fn document(place: Place) -> &'static str {
+    static LIVE: OnceLock<String> = OnceLock::new();
+    static SANDBOX: OnceLock<String> = OnceLock::new();
+    let (cell, server) = match place {
+        Place::Live => (&LIVE, "/"),
+        Place::Sandbox => (&SANDBOX, "/sandbox"),
+    };
+    cell.get_or_init(|| {
+        let mut doc = ApiDoc::openapi();
+        doc.servers = Some(vec![Server::new(server)]);
+        doc.to_json().unwrap_or_else(|_| "{}".into())
+    })
+}
+
+/// GET /v1/openapi.json (and under /sandbox), without authentication.
+pub async fn serve(Extension(place): Extension<Place>) -> Response {
+    let mut response = document(place).into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
+}
