@@ -216,6 +216,12 @@ async fn a_counter_dropped_in_the_middle_of_a_drain_resends_with_the_same_keys_a
         .iter()
         .map(|i| counter.item(*i).unwrap().idempotency_key)
         .collect();
+    // The sender found nobody and waits out its backoff.
+    while counter.item(items[0]).unwrap().attempts == 0
+        || counter.item(items[0]).unwrap().state != ItemState::Queued
+    {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     env.restart().await;
     env.fault(json!({"path": "/v1/scans", "count": 1, "delay_ms": 1500}))
         .await;

@@ -101,6 +101,12 @@ async fn an_offline_payment_follows_the_policy_and_a_stale_balance_is_refused_by
         "over the total cap"
     );
 
+    // The sender tried once, found nobody, and now waits out its (long) backoff.
+    while counter.item(item).unwrap().attempts == 0
+        || counter.item(item).unwrap().state != ItemState::Queued
+    {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
     // Meanwhile another till takes 20 from the card.
     env.restart().await;
     env.api_post(
