@@ -13,6 +13,8 @@ use crate::store::business::plan_name;
 use crate::store::{customers, gift_cards, locations, passes, referrals, scans, webhooks};
 
 /// GET /v1/me: the key, its business, mode, plan, scopes and rate limits.
+#[utoipa::path(get, path = "/v1/me", tag = "reads",
+    responses((status = 200, description = "The key, its business, mode, plan, scopes and rate limits.", body = crate::openapi::Key)))]
 pub async fn me(caller: Caller) -> Json<Value> {
     Json(json!({
         "object": "key",
@@ -32,6 +34,10 @@ const PASS_FILTERS: &[FilterSpec] = &[FilterSpec {
 }];
 
 /// GET /v1/passes (filter: `status`).
+#[utoipa::path(get, path = "/v1/passes", tag = "reads",
+    params(crate::openapi::Page, ("status" = Option<String>, Query, description = "`active` or `archived`.")),
+    responses((status = 200, description = "Passes, active and archived.", body = crate::openapi::PassList),
+        (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
 pub async fn list_passes(
     State(state): State<AppState>,
     caller: Caller,
@@ -50,6 +56,9 @@ pub async fn list_passes(
 }
 
 /// GET /v1/passes/{id}.
+#[utoipa::path(get, path = "/v1/passes/{id}", tag = "reads",
+    params(("id" = String, Path, description = "A pass id.")),
+    responses((status = 200, description = "The pass.", body = crate::openapi::Pass)))]
 pub async fn get_pass(
     State(state): State<AppState>,
     caller: Caller,
@@ -80,6 +89,12 @@ const CUSTOMER_FILTERS: &[FilterSpec] = &[
 ];
 
 /// GET /v1/customers (filters: `email`, exact and case-insensitive; `pass_id`).
+#[utoipa::path(get, path = "/v1/customers", tag = "reads",
+    params(crate::openapi::Page,
+        ("email" = Option<String>, Query, description = "Exact email, case-insensitive."),
+        ("pass_id" = Option<String>, Query, description = "Only this pass's customers.")),
+    responses((status = 200, description = "Customers with their cards; deleted ones excluded.", body = crate::openapi::CustomerList),
+        (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
 pub async fn list_customers(
     State(state): State<AppState>,
     caller: Caller,
@@ -103,6 +118,9 @@ pub async fn list_customers(
 }
 
 /// GET /v1/customers/{id}: deleted customers answer 404 like unknown ones.
+#[utoipa::path(get, path = "/v1/customers/{id}", tag = "reads",
+    params(("id" = String, Path, description = "A customer id.")),
+    responses((status = 200, description = "The customer (deleted ones are not found).", body = crate::openapi::Customer)))]
 pub async fn get_customer(
     State(state): State<AppState>,
     caller: Caller,
@@ -133,6 +151,12 @@ const SCAN_FILTERS: &[FilterSpec] = &[
 ];
 
 /// GET /v1/scans (filters: `customer_id`, `kind`).
+#[utoipa::path(get, path = "/v1/scans", tag = "reads",
+    params(crate::openapi::Page,
+        ("customer_id" = Option<String>, Query, description = "Only this customer's scans."),
+        ("kind" = Option<String>, Query, description = "`visit` or `points`.")),
+    responses((status = 200, description = "Visits and points scans.", body = crate::openapi::ScanList),
+        (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
 pub async fn list_scans(
     State(state): State<AppState>,
     caller: Caller,
@@ -156,6 +180,10 @@ pub async fn list_scans(
 }
 
 /// GET /v1/locations.
+#[utoipa::path(get, path = "/v1/locations", tag = "reads",
+    params(crate::openapi::Page),
+    responses((status = 200, description = "Locations, inactive ones included.", body = crate::openapi::LocationList),
+        (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
 pub async fn list_locations(
     State(state): State<AppState>,
     caller: Caller,
@@ -175,6 +203,10 @@ pub async fn list_locations(
 }
 
 /// GET /v1/referrals.
+#[utoipa::path(get, path = "/v1/referrals", tag = "reads",
+    params(crate::openapi::Page),
+    responses((status = 200, description = "Referrals.", body = crate::openapi::ReferralList),
+        (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
 pub async fn list_referrals(
     State(state): State<AppState>,
     caller: Caller,
@@ -199,6 +231,10 @@ const GIFT_CARD_FILTERS: &[FilterSpec] = &[FilterSpec {
 }];
 
 /// GET /v1/gift_cards (filter: `status`).
+#[utoipa::path(get, path = "/v1/gift_cards", tag = "reads",
+    params(crate::openapi::Page, ("status" = Option<String>, Query, description = "`issued`, `active`, `depleted` or `cancelled`.")),
+    responses((status = 200, description = "Gift cards, test cards flagged.", body = crate::openapi::GiftCardList),
+        (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
 pub async fn list_gift_cards(
     State(state): State<AppState>,
     caller: Caller,
@@ -217,6 +253,9 @@ pub async fn list_gift_cards(
 }
 
 /// GET /v1/gift_cards/{id}: with the newest 20 ledger entries and `transactions_has_more`.
+#[utoipa::path(get, path = "/v1/gift_cards/{id}", tag = "reads",
+    params(("id" = String, Path, description = "A gift card id.")),
+    responses((status = 200, description = "The gift card with its newest 20 ledger entries.", body = crate::openapi::GiftCard)))]
 pub async fn get_gift_card(
     State(state): State<AppState>,
     caller: Caller,
@@ -243,6 +282,10 @@ pub async fn get_gift_card(
 }
 
 /// GET /v1/webhook_endpoints: the business's endpoints, no secrets, urls without query.
+#[utoipa::path(get, path = "/v1/webhook_endpoints", tag = "reads",
+    params(crate::openapi::Page),
+    responses((status = 200, description = "The business's webhook endpoints.", body = crate::openapi::WebhookEndpointList),
+        (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
 pub async fn list_webhook_endpoints(
     State(state): State<AppState>,
     caller: Caller,

@@ -2,8 +2,8 @@
 //! served without authentication at `{root}/v1/openapi.json` (server `/`) and
 //! `{root}/sandbox/v1/openapi.json` (server `/sandbox`).
 //!
-//! Part 2's handlers carry their own `#[utoipa::path]`; part 1's routes are
-//! declared here, one function per route next to the handler it names. What every
+//! Every handler carries its own `#[utoipa::path]` (in `http::reads`, `http::writes`,
+//! `http::stats`, `http::broadcasts`); the document lists them. What every
 //! operation shares is added by [`Shared`] in one place: the bearer security
 //! scheme, the `Idempotency-Key` header on every POST, and the problem answers
 //! every route may give (401, 403, 429, 500, 503; 400 and 404 with their codes;
@@ -13,9 +13,7 @@
 
 mod schemas;
 
-pub(crate) use schemas::{
-    Broadcast, BroadcastConfirm, BroadcastMessage, BroadcastPreview, Empty, Problem, Stats,
-};
+pub(crate) use schemas::*;
 
 use std::sync::OnceLock;
 
@@ -31,158 +29,21 @@ use utoipa::openapi::{ContentBuilder, Ref, RefOr, Required};
 use utoipa::{Modify, OpenApi};
 
 use crate::store::Place;
-use schemas::{
-    Customer, CustomerList, GiftCard, GiftCardList, GiftCardPayment, Key, LocationList,
-    NewCustomer, NewGiftCard, NewPayment, NewScan, Pass, PassList, ReferralList, ScanList,
-    ScanResult, WebhookEndpointList,
-};
 
-const LIST_CODES: &str = "invalid_parameter (limit 1 to 100, a filter value, a repeated parameter; `param` names it), invalid_cursor";
+/// The 400 codes of every list.
+pub(crate) const LIST_CODES: &str = "invalid_parameter (limit 1 to 100, a filter value, a repeated parameter; `param` names it), invalid_cursor";
 
 /// `limit` and `cursor`, shared by every list.
 #[derive(utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 #[allow(dead_code)]
-struct Page {
+pub(crate) struct Page {
     /// Page size, 1 to 100 (default 20).
     #[param(minimum = 1, maximum = 100)]
     limit: Option<i64>,
     /// The previous answer's `next_cursor`, exactly as returned.
     cursor: Option<String>,
 }
-
-macro_rules! read_path {
-    ($fn:ident, $path:literal, $body:ty, $what:literal $(, $param:tt)*) => {
-        #[utoipa::path(get, path = $path, tag = "reads",
-            params($($param),*),
-            responses(
-                (status = 200, description = $what, body = $body),
-                (status = 400, description = LIST_CODES, body = Problem, content_type = "application/problem+json"),
-            ))]
-        #[allow(dead_code)]
-        fn $fn() {}
-    };
-}
-
-/// GET /v1/me — see [`crate::http::reads::me`].
-#[utoipa::path(get, path = "/v1/me", tag = "reads",
-    responses((status = 200, description = "The key, its business, mode, plan, scopes and rate limits.", body = Key)))]
-#[allow(dead_code)]
-fn me() {}
-
-/// GET /v1/passes — [`crate::http::reads::list_passes`].
-#[utoipa::path(get, path = "/v1/passes", tag = "reads",
-    params(Page, ("status" = Option<String>, Query, description = "`active` or `archived`.")),
-    responses((status = 200, description = "Passes, active and archived.", body = PassList),
-        (status = 400, description = LIST_CODES, body = Problem, content_type = "application/problem+json")))]
-#[allow(dead_code)]
-fn list_passes() {}
-
-read_path!(
-    get_pass,
-    "/v1/passes/{id}",
-    Pass,
-    "The pass.",
-    ("id" = String, Path, description = "A pass id.")
-);
-read_path!(
-    get_customer,
-    "/v1/customers/{id}",
-    Customer,
-    "The customer (deleted ones are not found).",
-    ("id" = String, Path, description = "A customer id.")
-);
-read_path!(
-    get_gift_card,
-    "/v1/gift_cards/{id}",
-    GiftCard,
-    "The gift card with its newest 20 ledger entries.",
-    ("id" = String, Path, description = "A gift card id.")
-);
-
-/// GET /v1/customers — [`crate::http::reads::list_customers`].
-#[utoipa::path(get, path = "/v1/customers", tag = "reads",
-    params(Page,
-        ("email" = Option<String>, Query, description = "Exact email, case-insensitive."),
-        ("pass_id" = Option<String>, Query, description = "Only this pass's customers.")),
-    responses((status = 200, description = "Customers with their cards; deleted ones excluded.", body = CustomerList),
-        (status = 400, description = LIST_CODES, body = Problem, content_type = "application/problem+json")))]
-#[allow(dead_code)]
-fn list_customers() {}
-
-/// GET /v1/scans — [`crate::http::reads::list_scans`].
-#[utoipa::path(get, path = "/v1/scans", tag = "reads",
-    params(Page,
-        ("customer_id" = Option<String>, Query, description = "Only this customer's scans."),
-        ("kind" = Option<String>, Query, description = "`visit` or `points`.")),
-    responses((status = 200, description = "Visits and points scans.", body = ScanList),
-        (status = 400, description = LIST_CODES, body = Problem, content_type = "application/problem+json")))]
-#[allow(dead_code)]
-fn list_scans() {}
-
-read_path!(
-    list_locations,
-    "/v1/locations",
-    LocationList,
-    "Locations, inactive ones included.",
-    Page
-);
-read_path!(
-    list_referrals,
-    "/v1/referrals",
-    ReferralList,
-    "Referrals.",
-    Page
-);
-read_path!(
-    list_webhook_endpoints,
-    "/v1/webhook_endpoints",
-    WebhookEndpointList,
-    "The business's webhook endpoints.",
-    Page
-);
-
-/// GET /v1/gift_cards — [`crate::http::reads::list_gift_cards`].
-#[utoipa::path(get, path = "/v1/gift_cards", tag = "reads",
-    params(Page, ("status" = Option<String>, Query, description = "`issued`, `active`, `depleted` or `cancelled`.")),
-    responses((status = 200, description = "Gift cards, test cards flagged.", body = GiftCardList),
-        (status = 400, description = LIST_CODES, body = Problem, content_type = "application/problem+json")))]
-#[allow(dead_code)]
-fn list_gift_cards() {}
-
-/// POST /v1/customers — [`crate::http::writes::create_customer`].
-#[utoipa::path(post, path = "/v1/customers", tag = "writes", request_body = NewCustomer,
-    responses((status = 200, description = "The customer with their new card.", body = Customer),
-        (status = 403, description = "customer_limit_reached, and the common 403 codes.", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "not_found (the pass; `param` pass_id).", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "customer_exists (also `customer_id`), idempotency_in_progress.", body = Problem, content_type = "application/problem+json")))]
-#[allow(dead_code)]
-fn create_customer() {}
-
-/// POST /v1/scans — [`crate::http::writes::create_scan`].
-#[utoipa::path(post, path = "/v1/scans", tag = "writes", request_body = NewScan,
-    responses((status = 200, description = "What the scan did, and the card after it.", body = ScanResult),
-        (status = 404, description = "not_found (the card or the location).", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "card_not_active, insufficient_balance, no_reward_available, scan_refused, recent_visit (also `last_visit_at`), idempotency_in_progress.", body = Problem, content_type = "application/problem+json")))]
-#[allow(dead_code)]
-fn create_scan() {}
-
-/// POST /v1/gift_cards — [`crate::http::writes::issue_gift_card`].
-#[utoipa::path(post, path = "/v1/gift_cards", tag = "writes", request_body = NewGiftCard,
-    responses((status = 200, description = "The gift card, issued, with `email`.", body = GiftCard),
-        (status = 409, description = "pass_required, idempotency_in_progress.", body = Problem, content_type = "application/problem+json")))]
-#[allow(dead_code)]
-fn issue_gift_card() {}
-
-/// POST /v1/gift_cards/{id}/payments — [`crate::http::writes::pay_gift_card`].
-#[utoipa::path(post, path = "/v1/gift_cards/{id}/payments", tag = "writes", request_body = NewPayment,
-    params(("id" = String, Path, description = "A gift card id.")),
-    responses((status = 200, description = "The payment and the card after it.", body = GiftCardPayment),
-        (status = 404, description = "not_found (the card or the location).", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "insufficient_balance (also `balance`), gift_card_not_claimed, gift_card_cancelled, gift_card_depleted, idempotency_in_progress.", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "currency_mismatch, validation_failed, idempotency_key_reused.", body = Problem, content_type = "application/problem+json")))]
-#[allow(dead_code)]
-fn pay_gift_card() {}
 
 /// GET /v1/openapi.json: this document.
 #[utoipa::path(get, path = "/v1/openapi.json", tag = "document", security(()),
@@ -199,9 +60,13 @@ fn openapi_json() {}
         description = "Version 1 of the API, as served by loyalty-sandbox. Every error is application/problem+json with a stable `code`."
     ),
     paths(
-        me, list_passes, get_pass, list_customers, create_customer, get_customer,
-        list_scans, create_scan, list_locations, list_referrals, list_gift_cards,
-        issue_gift_card, get_gift_card, pay_gift_card, list_webhook_endpoints,
+        crate::http::reads::me, crate::http::reads::list_passes, crate::http::reads::get_pass,
+        crate::http::reads::list_customers, crate::http::writes::create_customer,
+        crate::http::reads::get_customer, crate::http::reads::list_scans,
+        crate::http::writes::create_scan, crate::http::reads::list_locations,
+        crate::http::reads::list_referrals, crate::http::reads::list_gift_cards,
+        crate::http::writes::issue_gift_card, crate::http::reads::get_gift_card,
+        crate::http::writes::pay_gift_card, crate::http::reads::list_webhook_endpoints,
         crate::http::stats::get_stats,
         crate::http::broadcasts::preview, crate::http::broadcasts::confirm,
         crate::http::broadcasts::cancel, openapi_json,

@@ -519,11 +519,14 @@ pub(crate) struct NewScan {
 /// POST /v1/gift_cards.
 #[derive(ToSchema)]
 pub(crate) struct NewGiftCard {
-    /// Major units, > 0, at most 1000000.
+    /// Major units, > 0, at most 1000000, exact in the currency's minor unit.
+    #[schema(exclusive_minimum = 0, maximum = 1000000)]
     amount: f64,
     /// ISO 4217, at most two decimals in its minor unit.
+    #[schema(pattern = "^[A-Za-z]{3}$")]
     currency: String,
-    /// A language tag; `en` by default.
+    /// A language tag such as `fr` or `pt-BR`; `en` by default.
+    #[schema(pattern = "^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$", max_length = 35)]
     locale: Option<String>,
     recipient: NewRecipient,
 }
@@ -544,6 +547,7 @@ pub(crate) struct NewPayment {
     #[schema(minimum = 1)]
     amount_minor: i64,
     /// The card's currency.
+    #[schema(pattern = "^[A-Za-z]{3}$")]
     currency: String,
     #[schema(max_length = 200)]
     reference: Option<String>,
