@@ -271,3 +271,19 @@
 //!   (`paused_at`, `paused_reason` `consecutive_failures`) and it receives nothing
 //!   more (new events are not queued for it; attempts already under way finish).
 //!   Nothing unpauses it here (the dashboard would).
+//!
+//! ## OpenAPI document and fuzzing ([`crate::openapi`])
+//!
+//! - Served at `{root}/v1/openapi.json` (`servers: [{url: "/"}]`) and
+//!   `{root}/sandbox/v1/openapi.json` (`servers: [{url: "/sandbox"}]`), OpenAPI 3.1,
+//!   no authentication (it is itself an operation of the document, with
+//!   `security: [{}]`). Paths are written `/v1/...` under the server URL.
+//! - Every error answer is documented as `application/problem+json` with the
+//!   `Problem` schema; each response's description names the codes it carries.
+//!   `code` stays a free string in the schema (codes are only ever added, and
+//!   `/_sandbox/faults` may inject any).
+//! - Every POST documents a required `Idempotency-Key` header (1–255 visible ASCII).
+//! - `crates/loyalty-sandbox/fuzz/run.sh [EXAMPLES]` runs schemathesis 4.32.5 (venv in
+//!   `target/schemathesis-venv`) against the sandbox document of a fresh `--demo
+//!   --control` server, with the demo business's rate limits lifted first (the run
+//!   exercises the routes, not the limiter) and a fresh Idempotency-Key per call.

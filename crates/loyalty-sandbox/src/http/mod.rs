@@ -4,7 +4,8 @@
 //! plan, scope, rate limit), `body` (JSON bodies and field validation), `list`
 //! (query parameters, cursors, list answers), `write` (the idempotent write
 //! pipeline), and one module per route group: `reads`, `writes`, `control`.
-//! Part 2 adds `broadcasts` and `stats` beside them.
+//! Part 2 added `broadcasts` (messages) and `stats` beside them, and
+//! `/v1/openapi.json` (served by [`crate::openapi`], without authentication).
 
 pub mod auth;
 pub mod body;
