@@ -217,11 +217,18 @@ impl Core {
         self.link().skew_warning
     }
 
-    pub(crate) fn claim(&self, id: ItemId) {
-        self.claimed
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(id);
+    /// Stores a write and claims it for the caller in one step: the claim is taken
+    /// before the row is visible, so the worker can never pick the item up first.
+    pub(crate) fn enqueue_claimed(
+        &self,
+        write: &crate::outbox::Write,
+        key: &loyalty_api::IdempotencyKey,
+        replaces: Option<ItemId>,
+    ) -> rusqlite::Result<ItemId> {
+        let mut claimed = self.claimed.lock().unwrap_or_else(|p| p.into_inner());
+        let id = store::enqueue(&mut self.db(), write, key, self.now(), replaces)?;
+        claimed.insert(id);
+        Ok(id)
     }
 
     pub(crate) fn unclaim(&self, id: ItemId) {

@@ -58,7 +58,8 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX cards_by_customer ON cards(customer_id);
     CREATE VIRTUAL TABLE customer_search USING fts5(
         name, email, phone, digits,
-        tokenize = "unicode61 remove_diacritics 2"
+        tokenize = "unicode61 remove_diacritics 2",
+        prefix = '1 2 3'
     );
     CREATE TABLE gift_cards (
         id        TEXT PRIMARY KEY,

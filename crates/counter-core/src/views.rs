@@ -195,6 +195,17 @@ pub enum Answer {
     GiftCardPayment(PaymentView),
     /// An enrolled customer.
     Customer(CustomerView),
+    /// A confirmed message.
+    Broadcast {
+        /// Its id (the one a cancel takes).
+        id: loyalty_api::BroadcastId,
+        /// sending, scheduled, ...
+        status: String,
+        /// Recipients.
+        recipient_count: Option<i64>,
+        /// When it goes out.
+        scheduled_at: Option<Timestamp>,
+    },
     /// An issued gift card (with whether the email went).
     GiftCard {
         /// The card.
@@ -225,5 +236,35 @@ pub(crate) mod optional_decimal {
         Option::<String>::deserialize(deserializer)?
             .map(|text| text.parse::<Decimal>().map_err(serde::de::Error::custom))
             .transpose()
+    }
+}
+
+/// A message's preview, as the manager sees it before confirming.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BroadcastPreviewView {
+    /// The token to confirm with (single use, valid until `expires_at`).
+    pub confirmation_token: String,
+    /// When the token expires.
+    pub expires_at: Timestamp,
+    /// Cards that would receive it.
+    pub cards: i64,
+    /// People that would receive it.
+    pub people: i64,
+    /// Messages left this month.
+    pub quota_remaining: i64,
+    /// Messages per month.
+    pub quota_total: i64,
+}
+
+impl From<&loyalty_api::BroadcastPreview> for BroadcastPreviewView {
+    fn from(p: &loyalty_api::BroadcastPreview) -> Self {
+        Self {
+            confirmation_token: p.confirmation_token.as_str().to_owned(),
+            expires_at: p.expires_at,
+            cards: p.recipients.cards,
+            people: p.recipients.people,
+            quota_remaining: p.quota.remaining,
+            quota_total: p.quota.total,
+        }
     }
 }

@@ -97,7 +97,9 @@ pub struct Refusal {
 }
 
 /// One write of the outbox, as the queue screen shows it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+///
+/// `Debug` leaves the body out: a message confirm's body holds its token.
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
 pub struct OutboxItem {
     /// Its number.
     pub id: ItemId,
@@ -135,6 +137,31 @@ pub struct OutboxItem {
     pub resolution: Option<String>,
     /// The item this one replaces (a confirmed repeat visit replaces the refused one).
     pub replaces: Option<ItemId>,
+}
+
+impl std::fmt::Debug for OutboxItem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OutboxItem")
+            .field("id", &self.id)
+            .field("state", &self.state)
+            .field("write", &self.write)
+            .field("idempotency_key", &self.idempotency_key)
+            .field("body_len", &self.body.len())
+            .field("created_at", &self.created_at)
+            .field("attempts", &self.attempts)
+            .field("last_attempt_at", &self.last_attempt_at)
+            .field("may_have_arrived_at", &self.may_have_arrived_at)
+            .field("answer", &self.answer)
+            .field("replayed", &self.replayed)
+            .field("request_id", &self.request_id)
+            .field("refusal", &self.refusal)
+            .field("reason", &self.reason)
+            .field("last_error", &self.last_error)
+            .field("closed_at", &self.closed_at)
+            .field("resolution", &self.resolution)
+            .field("replaces", &self.replaces)
+            .finish()
+    }
 }
 
 /// How many items wait, and how many need a person.

@@ -80,6 +80,18 @@ async fn attempt(core: &Core, client: &Client, item: &OutboxItem) -> Result<Acce
                 }
             )
         }
+        Write::ConfirmBroadcast { .. } => {
+            let (message, token) = item.write.broadcast().expect("a confirm");
+            done!(
+                client.broadcasts().confirm(&key, &message, &token).await?,
+                |b: &loyalty_api::Broadcast| Answer::Broadcast {
+                    id: b.id.clone(),
+                    status: b.status.as_str().to_owned(),
+                    recipient_count: b.recipient_count,
+                    scheduled_at: b.scheduled_at,
+                }
+            )
+        }
     };
     Ok(accepted)
 }

@@ -1,9 +1,10 @@
 //! What an outbox item asks the service to do, stored as data so it can be sent
 //! again after any restart, and turned into the client's typed request on each attempt.
 
+use jiff::Timestamp;
 use loyalty_api::{
-    CardId, Currency, GiftCardId, MinorUnits, NewCustomer, NewGiftCard, NewPayment, NewScan,
-    PassId, Recipient, ScanAction, Wallet,
+    Audience, BroadcastMessage, CardId, ConfirmationToken, Currency, GiftCardId, MinorUnits,
+    NewCustomer, NewGiftCard, NewPayment, NewScan, PassId, Recipient, ScanAction, Wallet,
 };
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -62,6 +63,32 @@ pub enum Write {
         /// The recipient's email.
         recipient_email: String,
     },
+    /// POST /v1/broadcasts/confirm: a previewed message, repeated exactly, with its
+    /// token (single use, 10 minutes; its `Debug` is redacted).
+    ConfirmBroadcast {
+        /// The pass whose card holders receive it.
+        pass_id: PassId,
+        /// Title.
+        title: String,
+        /// Body.
+        body: String,
+        /// Who receives it (`active`, ...).
+        audience: String,
+        /// When it goes out; now when None.
+        scheduled_at: Option<Timestamp>,
+        /// Targeting, as previewed.
+        targeting: Option<serde_json::Value>,
+        /// The preview's token.
+        confirmation_token: ConfirmationToken,
+    },
+}
+
+/// The confirm body, shaped as the client sends it (message fields, then the token).
+#[derive(Serialize)]
+struct ConfirmBody<'a> {
+    #[serde(flatten)]
+    message: &'a BroadcastMessage,
+    confirmation_token: &'a ConfirmationToken,
 }
 
 /// The kind of a write, for listing and counting.
@@ -76,6 +103,8 @@ pub enum WriteKind {
     Enrol,
     /// A gift-card issue.
     IssueGiftCard,
+    /// A message confirmed.
+    ConfirmBroadcast,
 }
 
 impl WriteKind {
@@ -85,6 +114,7 @@ impl WriteKind {
             WriteKind::Payment => "payment",
             WriteKind::Enrol => "enrol",
             WriteKind::IssueGiftCard => "issue_gift_card",
+            WriteKind::ConfirmBroadcast => "confirm_broadcast",
         }
     }
 }
@@ -97,6 +127,7 @@ impl Write {
             Write::Payment { .. } => WriteKind::Payment,
             Write::Enrol { .. } => WriteKind::Enrol,
             Write::IssueGiftCard { .. } => WriteKind::IssueGiftCard,
+            Write::ConfirmBroadcast { .. } => WriteKind::ConfirmBroadcast,
         }
     }
 
@@ -106,7 +137,9 @@ impl Write {
         match self {
             Write::Scan { card_id, .. } => Some(format!("card:{card_id}")),
             Write::Payment { gift_card_id, .. } => Some(format!("gift_card:{gift_card_id}")),
-            Write::Enrol { .. } | Write::IssueGiftCard { .. } => None,
+            Write::Enrol { .. } | Write::IssueGiftCard { .. } | Write::ConfirmBroadcast { .. } => {
+                None
+            }
         }
     }
 
@@ -186,6 +219,31 @@ impl Write {
         }
     }
 
+    pub(crate) fn broadcast(&self) -> Option<(BroadcastMessage, ConfirmationToken)> {
+        match self {
+            Write::ConfirmBroadcast {
+                pass_id,
+                title,
+                body,
+                audience,
+                scheduled_at,
+                targeting,
+                confirmation_token,
+            } => Some((
+                BroadcastMessage {
+                    pass_id: pass_id.clone(),
+                    title: title.clone(),
+                    body: body.clone(),
+                    audience: Audience::parse(audience),
+                    scheduled_at: *scheduled_at,
+                    targeting: targeting.clone(),
+                },
+                confirmation_token.clone(),
+            )),
+            _ => None,
+        }
+    }
+
     /// The exact JSON body the client sends for this write.
     pub fn body(&self) -> String {
         let value = match self {
@@ -193,6 +251,13 @@ impl Write {
             Write::Payment { .. } => serde_json::to_string(&self.new_payment().map(|p| p.1)),
             Write::Enrol { .. } => serde_json::to_string(&self.new_customer()),
             Write::IssueGiftCard { .. } => serde_json::to_string(&self.new_gift_card()),
+            Write::ConfirmBroadcast { .. } => {
+                let (message, token) = self.broadcast().expect("a confirm");
+                serde_json::to_string(&ConfirmBody {
+                    message: &message,
+                    confirmation_token: &token,
+                })
+            }
         };
         value.expect("request bodies always serialize")
     }
@@ -217,6 +282,26 @@ mod tests {
             back.body(),
             r#"{"card_id":"card_1","kind":"points","amount":-5,"confirm_repeat":false}"#
         );
+    }
+
+    #[test]
+    fn a_message_confirm_keeps_its_token_out_of_debug_but_in_the_body() {
+        let write = Write::ConfirmBroadcast {
+            pass_id: PassId::new("pass_1"),
+            title: "Hi".into(),
+            body: "Free coffee".into(),
+            audience: "active".into(),
+            scheduled_at: None,
+            targeting: None,
+            confirmation_token: ConfirmationToken::new("tok_secret"),
+        };
+        assert!(!format!("{write:?}").contains("tok_secret"));
+        assert_eq!(
+            write.body(),
+            r#"{"pass_id":"pass_1","title":"Hi","body":"Free coffee","audience":"active","confirmation_token":"tok_secret"}"#
+        );
+        let back: Write = serde_json::from_str(&serde_json::to_string(&write).unwrap()).unwrap();
+        assert_eq!(back.body(), write.body());
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 mod cache;
 mod lock;
+mod messages;
 mod outbox;
 mod payments;
 mod scans;
