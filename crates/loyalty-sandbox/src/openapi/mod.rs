@@ -20,6 +20,7 @@ use std::sync::OnceLock;
 use axum::Extension;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
+use utoipa::openapi::header::{Header, HeaderBuilder};
 use utoipa::openapi::path::{Operation, Parameter, ParameterBuilder, ParameterIn};
 use utoipa::openapi::response::{Response as OaResponse, ResponseBuilder};
 use utoipa::openapi::schema::{ObjectBuilder, Type};
@@ -114,6 +115,46 @@ fn idempotency_key() -> Parameter {
         .build()
 }
 
+fn string_header(description: &str) -> Header {
+    HeaderBuilder::new()
+        .schema(ObjectBuilder::new().schema_type(Type::String))
+        .description(Some(description))
+        .build()
+}
+
+/// The headers every answer carries (and Retry-After on 429 and 503).
+fn add_headers(status: &str, response: &mut RefOr<OaResponse>) {
+    let RefOr::T(response) = response else {
+        return;
+    };
+    let headers = &mut response.headers;
+    headers.insert(
+        "Request-Id".into(),
+        string_header("The request's id (`req_...`); quote it when reporting a problem."),
+    );
+    headers.insert(
+        "RateLimit-Policy".into(),
+        string_header("The key's quotas, e.g. `\"key\";q=600;w=60, \"writes\";q=120;w=60`."),
+    );
+    headers.insert(
+        "RateLimit".into(),
+        string_header("What remains of the key's window, e.g. `\"key\";r=599;t=60`."),
+    );
+    if status == "429" || status == "503" {
+        headers.insert(
+            "Retry-After".into(),
+            HeaderBuilder::new()
+                .schema(
+                    ObjectBuilder::new()
+                        .schema_type(Type::Integer)
+                        .minimum(Some(0)),
+                )
+                .description(Some("Seconds to wait before retrying."))
+                .build(),
+        );
+    }
+}
+
 fn add_shared(op: &mut Operation, write: bool, public: bool) {
     let responses = &mut op.responses.responses;
     let mut add = |status: &str, description: &str| {
@@ -123,6 +164,9 @@ fn add_shared(op: &mut Operation, write: bool, public: bool) {
     };
     add("500", "internal_error.");
     if public {
+        for (status, response) in op.responses.responses.iter_mut() {
+            add_headers(status, response);
+        }
         return;
     }
     add(
@@ -149,6 +193,9 @@ fn add_shared(op: &mut Operation, write: bool, public: bool) {
         op.parameters
             .get_or_insert_with(Vec::new)
             .insert(0, idempotency_key());
+    }
+    for (status, response) in op.responses.responses.iter_mut() {
+        add_headers(status, response);
     }
 }
 

@@ -81,6 +81,13 @@ async fn writes_need_an_idempotency_key_and_every_operation_documents_its_proble
         for (method, op) in item.as_object().unwrap() {
             let responses = op["responses"].as_object().unwrap();
             assert!(responses.contains_key("200"), "{method} {path}");
+            for (status, response) in responses {
+                let headers = &response["headers"];
+                for name in ["Request-Id", "RateLimit", "RateLimit-Policy"] {
+                    assert!(headers[name].is_object(), "{method} {path} {status} {name}");
+                }
+            }
+            assert!(responses["500"]["headers"]["Retry-After"].is_null());
             assert_eq!(
                 responses["500"]["content"]["application/problem+json"]["schema"]["$ref"],
                 problem
