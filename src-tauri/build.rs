@@ -7,6 +7,18 @@ fn main() {
         "connect",
         "try_demo",
         "current_connection",
+        "queue_status",
+        "read_scan",
+        "record_scan",
+        "confirm_repeat_visit",
+        "queue",
+        "send_now",
+        "discard_item",
+        "retry_item",
+        "gift_card",
+        "take_payment",
+        "search_customers",
+        "sync_customers",
     ]);
     tauri_build::try_build(tauri_build::Attributes::new().app_manifest(commands))
         .expect("tauri-build failed");

@@ -2,12 +2,20 @@
 //! call one function of the till, map the error. Each is declared in `build.rs` and
 //! granted in `capabilities/default.json`.
 
+use counter_core::ItemId;
+use counter_core::scanner::Scanned;
+use loyalty_api::{CardId, GiftCardId, ScanAction};
+use rust_decimal::Decimal;
 use serde::Serialize;
 use tauri::{Manager, State};
 use ts_rs::TS;
 
 use crate::CommandError;
 use crate::till::Till;
+use crate::views::{
+    CardPanel, CustomerRow, GiftCardPanel, PaymentReply, QueueItemView, QueueStatus, ScanRead,
+    ScanReply, SyncView,
+};
 
 /// What the app is and where it keeps its data.
 #[derive(Debug, Clone, Serialize, TS)]
@@ -104,4 +112,166 @@ pub async fn current_connection(
         .connection
         .clone()
         .map(|connection| ConnectionView::new(connection, session.is_demo())))
+}
+
+/// Online or not, and the queue's counts, for the status bar's first paint; events keep
+/// it current after that.
+#[tauri::command]
+pub async fn queue_status(till: State<'_, Till>) -> Result<QueueStatus, CommandError> {
+    let session = till.session().await;
+    let counter = &session.counter;
+    Ok(QueueStatus::new(counter.connectivity(), counter.counts()?))
+}
+
+/// Reads what the scanner or the keyboard gave: a card (with what the till knows of it),
+/// a gift card, or not a card.
+#[tauri::command]
+pub async fn read_scan(till: State<'_, Till>, input: String) -> Result<ScanRead, CommandError> {
+    let session = till.session().await;
+    Ok(match counter_core::scanner::read(&input) {
+        Scanned::Card { id } => ScanRead::Card {
+            known: session
+                .counter
+                .lookup_card(&id)?
+                .as_ref()
+                .map(CardPanel::of_lookup),
+            id: id.as_str().to_owned(),
+        },
+        Scanned::GiftCard { id } => ScanRead::GiftCard {
+            id: id.as_str().to_owned(),
+        },
+        Scanned::NotACard { reason } => ScanRead::NotACard { reason },
+    })
+}
+
+/// Records a visit, points (negative to deduct) or a redemption on a card.
+#[tauri::command]
+pub async fn record_scan(
+    till: State<'_, Till>,
+    card_id: String,
+    action: String,
+    points: Option<i32>,
+) -> Result<ScanReply, CommandError> {
+    let action = match action.as_str() {
+        "visit" => ScanAction::Visit,
+        "points" => ScanAction::Points,
+        "redeem" => ScanAction::Redeem,
+        other => {
+            return Err(CommandError::new(
+                "invalid_action",
+                format!("{other:?} is not a counter action."),
+            ));
+        }
+    };
+    let session = till.session().await;
+    let outcome = session
+        .counter
+        .record_scan(CardId::new(card_id), action, points.map(Decimal::from))
+        .await?;
+    Ok(outcome.into())
+}
+
+/// The cashier confirms a repeat visit (after the `recent_visit` question).
+#[tauri::command]
+pub async fn confirm_repeat_visit(
+    till: State<'_, Till>,
+    item: i32,
+) -> Result<ScanReply, CommandError> {
+    let session = till.session().await;
+    let outcome = session
+        .counter
+        .confirm_repeat_visit(ItemId(item.into()))
+        .await?;
+    Ok(outcome.into())
+}
+
+/// The queue: open writes only, or the latest of everything.
+#[tauri::command]
+pub async fn queue(
+    till: State<'_, Till>,
+    open_only: bool,
+) -> Result<Vec<QueueItemView>, CommandError> {
+    let session = till.session().await;
+    let items = session.counter.queue(open_only, 200)?;
+    Ok(items.iter().map(QueueItemView::from).collect())
+}
+
+/// Lifts the till's own backoff and sends what is queued.
+#[tauri::command]
+pub async fn send_now(till: State<'_, Till>) -> Result<(), CommandError> {
+    till.session().await.counter.send_now();
+    Ok(())
+}
+
+/// Withdraws a write that needs a decision (or a queued one that cannot have arrived);
+/// it is kept, closed, with the note.
+#[tauri::command]
+pub async fn discard_item(
+    till: State<'_, Till>,
+    item: i32,
+    note: String,
+) -> Result<QueueItemView, CommandError> {
+    let session = till.session().await;
+    let closed = session.counter.discard(ItemId(item.into()), &note)?;
+    Ok(QueueItemView::from(&closed))
+}
+
+/// Sends a write that needs a decision again.
+#[tauri::command]
+pub async fn retry_item(till: State<'_, Till>, item: i32) -> Result<(), CommandError> {
+    let session = till.session().await;
+    Ok(session.counter.retry_item(ItemId(item.into()))?)
+}
+
+/// A gift card, read from the service now, or from the till's cache when the service
+/// cannot be reached.
+#[tauri::command]
+pub async fn gift_card(till: State<'_, Till>, id: String) -> Result<GiftCardPanel, CommandError> {
+    let session = till.session().await;
+    let id = GiftCardId::new(id);
+    match session.counter.refresh_gift_card(&id).await {
+        Ok(read) => Ok(GiftCardPanel::new(&read, true)),
+        Err(error @ counter_core::Error::Api(_)) if error.code() == "service_unreachable" => {
+            match session.counter.gift_card(&id)? {
+                Some(cached) => Ok(GiftCardPanel::new(&cached, false)),
+                None => Err(error.into()),
+            }
+        }
+        Err(error) => Err(error.into()),
+    }
+}
+
+/// Takes a payment from a gift card, typed in the card's currency.
+#[tauri::command]
+pub async fn take_payment(
+    till: State<'_, Till>,
+    id: String,
+    amount: String,
+    reference: Option<String>,
+) -> Result<PaymentReply, CommandError> {
+    let session = till.session().await;
+    let reference = reference.filter(|r| !r.trim().is_empty());
+    let outcome = session
+        .counter
+        .take_payment(GiftCardId::new(id), &amount, reference)
+        .await?;
+    Ok(outcome.into())
+}
+
+/// Customers whose name, email or phone start with what was typed (local cache).
+#[tauri::command]
+pub async fn search_customers(
+    till: State<'_, Till>,
+    typed: String,
+) -> Result<Vec<CustomerRow>, CommandError> {
+    let session = till.session().await;
+    let found = session.counter.search(&typed, 50)?;
+    Ok(found.iter().map(CustomerRow::from).collect())
+}
+
+/// Syncs the customer cache with the service (progress arrives as events).
+#[tauri::command]
+pub async fn sync_customers(till: State<'_, Till>) -> Result<SyncView, CommandError> {
+    let session = till.session().await;
+    Ok(session.counter.sync(None).await?.into())
 }

@@ -11,6 +11,7 @@ mod demo;
 mod error;
 mod logging;
 mod till;
+mod views;
 
 use tauri::Manager;
 
@@ -39,10 +40,8 @@ pub fn run() {
                 "Loyalty Counter started"
             );
             let data_dir = app.path().app_data_dir()?;
-            let till = tauri::async_runtime::block_on(till::Till::open(
-                app.handle().clone(),
-                data_dir,
-            ))?;
+            let till =
+                tauri::async_runtime::block_on(till::Till::open(app.handle().clone(), data_dir))?;
             // `--demo` (what `make demo` passes) opens the app already in the demo.
             if std::env::args().any(|arg| arg == "--demo") {
                 tauri::async_runtime::block_on(till.try_demo())?;
@@ -55,6 +54,18 @@ pub fn run() {
             commands::connect,
             commands::try_demo,
             commands::current_connection,
+            commands::queue_status,
+            commands::read_scan,
+            commands::record_scan,
+            commands::confirm_repeat_visit,
+            commands::queue,
+            commands::send_now,
+            commands::discard_item,
+            commands::retry_item,
+            commands::gift_card,
+            commands::take_payment,
+            commands::search_customers,
+            commands::sync_customers,
         ])
         .run(tauri::generate_context!())
         .expect("the Tauri runtime failed to start");

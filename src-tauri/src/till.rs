@@ -131,7 +131,7 @@ async fn open_counter(app: &AppHandle, dir: &Path) -> Result<Counter, CommandErr
         loop {
             match events.recv().await {
                 Ok(event) => {
-                    if let Err(e) = app.emit(CORE_EVENT, &event) {
+                    if let Err(e) = app.emit(CORE_EVENT, crate::views::CoreEvent::from(event)) {
                         tracing::warn!(error = %e, "an event could not reach the UI");
                     }
                 }

@@ -63,12 +63,18 @@ async fn try_the_demo_connects_to_the_built_in_server_with_a_test_key() -> anyho
         );
         ensure!(on_server == "Demo Coffee", "demo business is {on_server:?}");
 
-        let scopes = app.driver.find(By::Id("scopes")).await?.text().await?;
+        shot(&app.driver, "counter-empty").await?;
+        app.driver
+            .find(By::Id("settings-button"))
+            .await?
+            .click()
+            .await?;
+        let scopes = text_of(&app.driver, By::Id("scopes"), Duration::from_secs(5)).await?;
         ensure!(
             scopes.contains("scans:write") && scopes.contains("gift_cards:spend"),
             "scopes: {scopes:?}"
         );
-        shot(&app.driver, "demo-connected").await?;
+        shot(&app.driver, "settings").await?;
         Ok(())
     }
     .await;

@@ -1,11 +1,41 @@
 // The one module through which the UI calls Rust. Components import these functions and
 // never call `invoke` themselves, so every command has one typed signature here.
 import { invoke } from '@tauri-apps/api/core';
+import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import type { AppInfo } from './bindings/AppInfo';
+import type { CardPanel } from './bindings/CardPanel';
 import type { CommandError } from './bindings/CommandError';
 import type { ConnectionView } from './bindings/ConnectionView';
+import type { CoreEvent } from './bindings/CoreEvent';
+import type { CustomerRow } from './bindings/CustomerRow';
+import type { GiftCardPanel } from './bindings/GiftCardPanel';
+import type { PaymentReply } from './bindings/PaymentReply';
+import type { QueueItemView } from './bindings/QueueItemView';
+import type { QueueStatus } from './bindings/QueueStatus';
+import type { RefusalView } from './bindings/RefusalView';
+import type { ScanRead } from './bindings/ScanRead';
+import type { ScanReply } from './bindings/ScanReply';
+import type { SyncView } from './bindings/SyncView';
 
-export type { AppInfo, CommandError, ConnectionView };
+export type {
+  AppInfo,
+  CardPanel,
+  CommandError,
+  ConnectionView,
+  CoreEvent,
+  CustomerRow,
+  GiftCardPanel,
+  PaymentReply,
+  QueueItemView,
+  QueueStatus,
+  RefusalView,
+  ScanRead,
+  ScanReply,
+  SyncView,
+};
+
+/** What a cashier does with a loyalty card. */
+export type ScanAction = 'visit' | 'points' | 'redeem';
 
 /** Names the app, its version and its folders. */
 export function appInfo(): Promise<AppInfo> {
@@ -25,6 +55,71 @@ export function tryDemo(): Promise<ConnectionView> {
 /** The key the till is connected with in this run, if any. */
 export function currentConnection(): Promise<ConnectionView | null> {
   return call<ConnectionView | null>('current_connection');
+}
+
+/** Online or not and the queue's counts, for the status bar's first paint. */
+export function queueStatus(): Promise<QueueStatus> {
+  return call<QueueStatus>('queue_status');
+}
+
+/** Reads scanner or keyboard input through the core's scanner rules. */
+export function readScan(input: string): Promise<ScanRead> {
+  return call<ScanRead>('read_scan', { input });
+}
+
+/** Records a visit, points (negative deducts) or a redemption. */
+export function recordScan(cardId: string, action: ScanAction, points: number | null = null): Promise<ScanReply> {
+  return call<ScanReply>('record_scan', { cardId, action, points });
+}
+
+/** Records another visit after the repeat-visit question. */
+export function confirmRepeatVisit(item: number): Promise<ScanReply> {
+  return call<ScanReply>('confirm_repeat_visit', { item });
+}
+
+/** The queue: open writes only, or the latest of everything. */
+export function queue(openOnly: boolean): Promise<QueueItemView[]> {
+  return call<QueueItemView[]>('queue', { openOnly });
+}
+
+/** Sends what is queued now. */
+export function sendNow(): Promise<void> {
+  return call<void>('send_now');
+}
+
+/** Withdraws a write (kept in the queue's record, closed, with the note). */
+export function discardItem(item: number, note: string): Promise<QueueItemView> {
+  return call<QueueItemView>('discard_item', { item, note });
+}
+
+/** Sends a write that needs a decision again. */
+export function retryItem(item: number): Promise<void> {
+  return call<void>('retry_item', { item });
+}
+
+/** A gift card, fresh from the service or from the till's cache when offline. */
+export function giftCard(id: string): Promise<GiftCardPanel> {
+  return call<GiftCardPanel>('gift_card', { id });
+}
+
+/** Takes a payment from a gift card, typed in its currency. */
+export function takePayment(id: string, amount: string, reference: string | null): Promise<PaymentReply> {
+  return call<PaymentReply>('take_payment', { id, amount, reference });
+}
+
+/** Customers whose name, email or phone start with what was typed. */
+export function searchCustomers(typed: string): Promise<CustomerRow[]> {
+  return call<CustomerRow[]>('search_customers', { typed });
+}
+
+/** Syncs the customer cache; progress arrives as `sync_progress` events. */
+export function syncCustomers(): Promise<SyncView> {
+  return call<SyncView>('sync_customers');
+}
+
+/** Listens to the core's events (connectivity, queue counts, items, sync progress). */
+export function onCoreEvent(handler: (event: CoreEvent) => void): Promise<UnlistenFn> {
+  return listen<CoreEvent>('core-event', (event) => handler(event.payload));
 }
 
 async function call<T>(command: string, args?: Record<string, unknown>): Promise<T> {

@@ -1,0 +1,206 @@
+//! The demo server as the tests see it: its address from `<data>/demo/server.json`, and
+//! a key of the tests' own (minted through the control routes) to check its records.
+
+#![allow(dead_code)]
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use loyalty_counter_e2e::App;
+use serde_json::{Value, json};
+use thirtyfour::prelude::*;
+
+/// The embedded demo server, reached directly.
+pub struct Server {
+    http: reqwest::Client,
+    /// `{root}` of the control routes.
+    pub root: String,
+    /// The sandbox's API base URL.
+    pub api: String,
+    /// The demo business.
+    pub business_id: String,
+    key: String,
+}
+
+impl Server {
+    /// Finds the app's demo server and mints a test key with every scope.
+    pub async fn of(app: &App) -> Result<Self> {
+        let path = app.data_dir().join("demo/server.json");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let address: Value = loop {
+            match std::fs::read(&path) {
+                Ok(bytes) => break serde_json::from_slice(&bytes)?,
+                Err(_) if Instant::now() < deadline => {
+                    tokio::time::sleep(Duration::from_millis(100)).await
+                }
+                Err(e) => return Err(e).context("demo/server.json"),
+            }
+        };
+        let root = address["root_url"].as_str().context("root_url")?.to_owned();
+        let business_id = address["business_id"]
+            .as_str()
+            .context("business_id")?
+            .to_owned();
+        let http = reqwest::Client::new();
+        let key: Value = http
+            .post(format!("{root}/_sandbox/keys"))
+            .json(&json!({
+                "business_id": business_id, "mode": "test", "expires_at": null,
+                "scopes": ["read", "customers:write", "scans:write", "gift_cards:write", "gift_cards:spend"],
+            }))
+            .send()
+            .await?
+            .error_for_status()?
+            .json()
+            .await?;
+        Ok(Self {
+            http,
+            api: address["sandbox_url"]
+                .as_str()
+                .context("sandbox_url")?
+                .to_owned(),
+            root,
+            business_id,
+            key: key["key"].as_str().context("key")?.to_owned(),
+        })
+    }
+
+    /// GET on the API with the tests' key.
+    pub async fn get(&self, path: &str) -> Result<Value> {
+        Ok(self
+            .http
+            .get(format!("{}{path}", self.api))
+            .bearer_auth(&self.key)
+            .send()
+            .await?
+            .error_for_status()?
+            .json()
+            .await?)
+    }
+
+    /// POST on the API with the tests' key and a fresh Idempotency-Key.
+    pub async fn post(&self, path: &str, body: Value) -> Result<Value> {
+        let answer = self
+            .http
+            .post(format!("{}{path}", self.api))
+            .bearer_auth(&self.key)
+            .header(
+                "Idempotency-Key",
+                format!(
+                    "e2e-{}",
+                    std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)?
+                        .as_nanos()
+                ),
+            )
+            .json(&body)
+            .send()
+            .await?;
+        let status = answer.status();
+        let body: Value = answer.json().await?;
+        if !status.is_success() {
+            bail!("POST {path} answered {status}: {body}");
+        }
+        Ok(body)
+    }
+
+    /// POST on a control route.
+    pub async fn control(&self, path: &str, body: Value) -> Result<Value> {
+        Ok(self
+            .http
+            .post(format!("{}{path}", self.root))
+            .json(&body)
+            .send()
+            .await?
+            .error_for_status()?
+            .json()
+            .await?)
+    }
+
+    /// The `n`th demo customer (oldest first) and their first card's id.
+    pub async fn customer(&self, n: usize) -> Result<(Value, String)> {
+        let list = self.get("/v1/customers?limit=100").await?;
+        let customers = list["data"].as_array().context("data")?;
+        let customer = customers
+            .get(n)
+            .context("not enough demo customers")?
+            .clone();
+        let card = customer["cards"][0]["id"]
+            .as_str()
+            .context("card id")?
+            .to_owned();
+        Ok((customer, card))
+    }
+
+    /// A card as the server holds it.
+    pub async fn card(&self, customer_id: &str, card_id: &str) -> Result<Value> {
+        let customer = self.get(&format!("/v1/customers/{customer_id}")).await?;
+        customer["cards"]
+            .as_array()
+            .context("cards")?
+            .iter()
+            .find(|c| c["id"] == card_id)
+            .cloned()
+            .context("card not on the customer")
+    }
+}
+
+/// Types `text` into the scan field as a scanner does: one fast burst ending in Enter.
+pub async fn scan(driver: &WebDriver, text: &str) -> Result<()> {
+    let field = driver.find(By::Id("scan")).await?;
+    field
+        .send_keys(format!("{text}{}", char::from(Key::Enter)))
+        .await?;
+    Ok(())
+}
+
+/// Waits until `by` exists and is displayed.
+pub async fn shown(driver: &WebDriver, by: By, timeout: Duration) -> Result<WebElement> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Ok(found) = driver.find(by.clone()).await
+            && found.is_displayed().await.unwrap_or(false)
+        {
+            return Ok(found);
+        }
+        if Instant::now() > deadline {
+            bail!("{by:?} not shown after {timeout:?}");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Waits until `by` is gone.
+pub async fn gone(driver: &WebDriver, by: By, timeout: Duration) -> Result<()> {
+    let deadline = Instant::now() + timeout;
+    while Instant::now() < deadline {
+        if driver.find_all(by.clone()).await?.is_empty() {
+            return Ok(());
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    bail!("{by:?} still there after {timeout:?}")
+}
+
+/// Waits until the text of `by` satisfies `check`; returns it.
+pub async fn text_until(
+    driver: &WebDriver,
+    by: By,
+    timeout: Duration,
+    check: impl Fn(&str) -> bool,
+) -> Result<String> {
+    let deadline = Instant::now() + timeout;
+    let mut last = String::new();
+    while Instant::now() < deadline {
+        if let Ok(found) = driver.find(by.clone()).await
+            && let Ok(text) = found.text().await
+        {
+            if check(&text) {
+                return Ok(text);
+            }
+            last = text;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    bail!("{by:?} never matched after {timeout:?}; last text {last:?}")
+}
