@@ -226,7 +226,7 @@
 //! - **Revoking a key** (`/_sandbox/keys/{id}/revoke`) cancels its scheduled messages
 //!   in the same transaction (`cancelled_at` = the revocation time).
 //!
-//! ## Stats ([`crate::http::stats`], [`crate::store::stats`])
+//! ## Stats ([`crate::rules::stats_period`], [`crate::store::stats`])
 //!
 //! Period: `from`/`to` as `YYYY-MM-DD`, both included, whole days in the business's
 //! zone (a day runs from its first instant to the next day's, DST aware). Neither →

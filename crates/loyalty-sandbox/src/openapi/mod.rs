@@ -4,7 +4,7 @@
 //!
 //! Every handler carries its own `#[utoipa::path]` (in `http::reads`, `http::writes`,
 //! `http::stats`, `http::broadcasts`); the document lists them. What every
-//! operation shares is added by [`Shared`] in one place: the bearer security
+//! operation shares is added by one modifier (`Shared`) in one place: the bearer security
 //! scheme, the `Idempotency-Key` header on every POST, and the problem answers
 //! every route may give (401, 403, 429, 500, 503; 400 and 404 with their codes;
 //! 409 and 422 on writes). The integration test `openapi` checks that every route

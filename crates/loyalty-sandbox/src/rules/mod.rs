@@ -5,3 +5,4 @@
 
 pub mod payment;
 pub mod scan;
+pub mod stats_period;
