@@ -12,14 +12,14 @@ UI_SOURCES := $(shell find ui/src ui/public -type f 2>/dev/null) ui/index.html u
 # The end-to-end tests need a display and a D-Bus session; Xvfb provides the display.
 HEADLESS := xvfb-run -a -s '-screen 0 1280x800x24' dbus-run-session --
 
-.PHONY: demo test setup setup-test ui app lint rust-test ui-test bindings-fresh e2e e2e-shots bench
+.PHONY: demo test setup setup-test ui app lint rust-test ui-test bindings-fresh api-fuzz fuzz e2e e2e-shots bench
 
 ## demo: install what is missing, build, and open the app on the built-in demo business.
 demo: setup app
 	$(APP) --demo
 
 ## test: install what is missing, then every check and test, end-to-end included.
-test: setup-test lint rust-test ui-test bindings-fresh e2e
+test: setup-test lint rust-test ui-test bindings-fresh api-fuzz e2e
 
 setup:
 	@scripts/setup.sh build
@@ -52,6 +52,14 @@ bindings-fresh: rust-test
 	git diff --exit-code -- ui/src/lib/ipc/bindings || \
 	  { echo "ui/src/lib/ipc/bindings is stale: commit the regenerated files"; exit 1; }
 
+# The local server against its own OpenAPI document (schemathesis, in a venv under
+# target/): a short run in `make test`, a longer one in `make fuzz`.
+api-fuzz:
+	crates/loyalty-sandbox/fuzz/run.sh 20
+
+fuzz:
+	crates/loyalty-sandbox/fuzz/run.sh 300
+
 ## e2e: only the end-to-end tests, on the built app under Xvfb (one at a time: fixed ports).
 e2e: app
 	$(HEADLESS) cargo test -p loyalty-counter-e2e -- --test-threads=1
@@ -65,3 +73,4 @@ e2e-shots: app
 ## bench: throughput and latency figures (release builds; not part of `make test`).
 bench: setup
 	cargo run --release -p loyalty-sandbox --example load
+	cargo run --release -p counter-core --example bench
