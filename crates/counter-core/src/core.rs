@@ -263,3 +263,82 @@ impl Core {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::clock::ManualClock;
+    use crate::ids::SequenceIds;
+
+    fn core(clock: ManualClock) -> Core {
+        Core::new(
+            Connection::open_in_memory().unwrap(),
+            Arc::new(clock),
+            Arc::new(SequenceIds::new("t")),
+            Config::default(),
+        )
+    }
+
+    #[tokio::test]
+    async fn a_wait_the_service_asked_for_is_not_shortened_by_backoff_or_by_coming_online() {
+        let core = core(ManualClock::new(Timestamp::UNIX_EPOCH));
+        core.set_gate(Duration::from_secs(30), GateReason::Service);
+        core.set_gate(Duration::from_millis(100), GateReason::Backoff);
+        assert_eq!(core.gate().unwrap().reason, GateReason::Service);
+        core.lift_backoff();
+        core.observe_answer(None, None);
+        assert!(core.gate().is_some());
+    }
+
+    #[tokio::test]
+    async fn our_own_backoff_ends_when_the_service_answers_again() {
+        let core = core(ManualClock::new(Timestamp::UNIX_EPOCH));
+        core.set_gate(Duration::from_secs(30), GateReason::Backoff);
+        core.observe_answer(None, None);
+        assert!(core.gate().is_none());
+    }
+
+    #[tokio::test]
+    async fn a_used_up_rate_limit_holds_the_sender_until_the_window_resets() {
+        let core = core(ManualClock::new(Timestamp::UNIX_EPOCH));
+        let limit = RateLimit {
+            states: vec![loyalty_api::RateLimitState {
+                policy: "key".into(),
+                remaining: 0,
+                reset: Duration::from_secs(7),
+            }],
+            policies: vec![],
+        };
+        core.observe_answer(None, Some(&limit));
+        let gate = core.gate().unwrap();
+        assert_eq!(gate.reason, GateReason::Service);
+        assert!(gate.until > Instant::now() + Duration::from_secs(6));
+    }
+
+    #[tokio::test]
+    async fn a_clock_more_than_two_minutes_off_the_service_is_a_warning() {
+        let server: Timestamp = "2026-11-22T09:15:00Z".parse().unwrap();
+        let clock = ManualClock::new(server + SignedDuration::from_secs(119));
+        let core = core(clock.clone());
+        let mut events = core.events.subscribe();
+        core.observe_answer(Some(server), None);
+        assert!(!core.clock_warning());
+        clock.set(server - SignedDuration::from_mins(3));
+        core.observe_answer(Some(server), None);
+        assert!(core.clock_warning());
+        let mut saw = false;
+        while let Ok(event) = events.try_recv() {
+            if let Event::ClockSkew {
+                skew_seconds,
+                warning: true,
+            } = event
+            {
+                assert_eq!(skew_seconds, -180);
+                saw = true;
+            }
+        }
+        assert!(saw);
+    }
+}

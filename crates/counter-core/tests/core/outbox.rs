@@ -314,3 +314,36 @@ async fn a_write_that_may_have_arrived_more_than_23_hours_ago_needs_a_decision()
     assert_eq!(counter.counts().unwrap().needs_decision, 0);
     assert_eq!(env.scans_of(&customer).await, [("points".into(), 7)]);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_used_up_rate_limit_holds_the_queue_until_its_window_resets() {
+    let mut env = Env::start().await;
+    let (card, customer) = env.new_card().await;
+    let counter = env.counter().await;
+    env.stop().await;
+    for _ in 0..6 {
+        counter
+            .record_scan(card.clone(), ScanAction::Points, points(1))
+            .await
+            .unwrap();
+    }
+    env.restart().await;
+    env.control(
+        "PATCH",
+        &format!("/_sandbox/businesses/{}", env.business_id),
+        json!({"rate_limits": {"requests_per_key": 3, "window_seconds": 2}}),
+    )
+    .await;
+    counter.send_now();
+    drain(&counter).await;
+    env.control(
+        "PATCH",
+        &format!("/_sandbox/businesses/{}", env.business_id),
+        json!({"rate_limits": {"requests_per_key": 6000, "window_seconds": 60}}),
+    )
+    .await;
+    assert_eq!(
+        env.scans_of(&customer).await,
+        (0..6).map(|_| ("points".to_owned(), 1)).collect::<Vec<_>>()
+    );
+}
