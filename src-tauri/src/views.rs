@@ -354,6 +354,8 @@ pub struct QueueItemView {
     pub reason: Option<String>,
     /// What a person decided.
     pub resolution: Option<String>,
+    /// Why the last attempt did not get an answer, while it waits.
+    pub last_error: Option<String>,
     /// Attempts made.
     pub attempts: u32,
     /// A refused repeat visit that a person may still confirm.
@@ -386,6 +388,7 @@ impl From<&OutboxItem> for QueueItemView {
             refusal,
             reason: item.reason.clone(),
             resolution: item.resolution.clone(),
+            last_error: item.last_error.clone(),
             attempts: item.attempts,
             can_confirm_repeat,
         }

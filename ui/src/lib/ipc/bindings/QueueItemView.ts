@@ -46,6 +46,10 @@ reason: string | null,
  */
 resolution: string | null, 
 /**
+ * Why the last attempt did not get an answer, while it waits.
+ */
+last_error: string | null, 
+/**
  * Attempts made.
  */
 attempts: number, 
