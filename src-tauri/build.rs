@@ -19,6 +19,8 @@ fn main() {
         "take_payment",
         "search_customers",
         "sync_customers",
+        "offline_payments",
+        "save_offline_payments",
     ]);
     tauri_build::try_build(tauri_build::Attributes::new().app_manifest(commands))
         .expect("tauri-build failed");

@@ -13,8 +13,8 @@ use ts_rs::TS;
 use crate::CommandError;
 use crate::till::Till;
 use crate::views::{
-    CardPanel, CustomerRow, GiftCardPanel, PaymentReply, QueueItemView, QueueStatus, ScanRead,
-    ScanReply, SyncView,
+    CardPanel, CustomerRow, GiftCardPanel, OfflinePolicyView, PaymentReply, QueueItemView,
+    QueueStatus, ScanRead, ScanReply, SyncView,
 };
 
 /// What the app is and where it keeps its data.
@@ -274,4 +274,29 @@ pub async fn search_customers(
 pub async fn sync_customers(till: State<'_, Till>) -> Result<SyncView, CommandError> {
     let session = till.session().await;
     Ok(session.counter.sync(None).await?.into())
+}
+
+/// What the till allows while the service cannot be reached.
+#[tauri::command]
+pub async fn offline_payments(till: State<'_, Till>) -> Result<OfflinePolicyView, CommandError> {
+    let session = till.session().await;
+    Ok(OfflinePolicyView::from(
+        &session.counter.settings()?.offline_payments,
+    ))
+}
+
+/// Keeps what the till allows while the service cannot be reached.
+#[tauri::command]
+pub async fn save_offline_payments(
+    till: State<'_, Till>,
+    policy: OfflinePolicyView,
+) -> Result<OfflinePolicyView, CommandError> {
+    let policy = policy
+        .policy()
+        .map_err(|message| CommandError::new("invalid_amount", message))?;
+    let session = till.session().await;
+    let mut settings = session.counter.settings()?;
+    settings.offline_payments = policy;
+    session.counter.save_settings(&settings)?;
+    Ok(OfflinePolicyView::from(&settings.offline_payments))
 }

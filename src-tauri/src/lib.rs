@@ -66,6 +66,8 @@ pub fn run() {
             commands::take_payment,
             commands::search_customers,
             commands::sync_customers,
+            commands::offline_payments,
+            commands::save_offline_payments,
         ])
         .run(tauri::generate_context!())
         .expect("the Tauri runtime failed to start");

@@ -624,3 +624,53 @@ impl From<counter_core::SyncReport> for SyncView {
         }
     }
 }
+
+exported! {
+/// What the manager allows while the service cannot be reached.
+#[derive(serde::Deserialize)]
+pub struct OfflinePolicyView {
+    /// Payments may be queued while offline.
+    pub allowed: bool,
+    /// The most one offline payment may take (major units), if capped.
+    pub per_payment_cap: Option<String>,
+    /// The most all queued payments together may take, if capped.
+    pub total_cap: Option<String>,
+    /// The balance must have been read within this many minutes, if limited.
+    pub balance_max_age_minutes: Option<u32>,
+}
+}
+
+impl From<&counter_core::payment::OfflinePaymentPolicy> for OfflinePolicyView {
+    fn from(p: &counter_core::payment::OfflinePaymentPolicy) -> Self {
+        Self {
+            allowed: p.allowed,
+            per_payment_cap: p.per_payment_cap.map(|d| d.to_string()),
+            total_cap: p.total_cap.map(|d| d.to_string()),
+            balance_max_age_minutes: p.balance_max_age_minutes,
+        }
+    }
+}
+
+impl OfflinePolicyView {
+    /// The policy to keep; a cap that is not a positive amount is refused.
+    pub fn policy(&self) -> Result<counter_core::payment::OfflinePaymentPolicy, String> {
+        let cap = |text: &Option<String>| -> Result<Option<rust_decimal::Decimal>, String> {
+            match text.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+                None => Ok(None),
+                Some(t) => t
+                    .replace(',', ".")
+                    .parse::<rust_decimal::Decimal>()
+                    .ok()
+                    .filter(|d| d.is_sign_positive() && !d.is_zero())
+                    .map(Some)
+                    .ok_or_else(|| format!("{t:?} is not an amount.")),
+            }
+        };
+        Ok(counter_core::payment::OfflinePaymentPolicy {
+            allowed: self.allowed,
+            per_payment_cap: cap(&self.per_payment_cap)?,
+            total_cap: cap(&self.total_cap)?,
+            balance_max_age_minutes: self.balance_max_age_minutes,
+        })
+    }
+}

@@ -117,6 +117,16 @@ impl Server {
             .await?)
     }
 
+    /// DELETE on a control route.
+    pub async fn delete(&self, path: &str) -> Result<()> {
+        self.http
+            .delete(format!("{}{path}", self.root))
+            .send()
+            .await?
+            .error_for_status()?;
+        Ok(())
+    }
+
     /// The `n`th demo customer (oldest first) and their first card's id.
     pub async fn customer(&self, n: usize) -> Result<(Value, String)> {
         let list = self.get("/v1/customers?limit=100").await?;

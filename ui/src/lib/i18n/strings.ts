@@ -100,6 +100,14 @@ const en = {
   open_on_counter: 'Open at the counter',
   key_warning: 'Key storage',
   loading: 'Loading…',
+  offline_title: 'Payments while offline',
+  offline_allowed: 'Take gift-card payments while the service cannot be reached',
+  offline_cap: 'Most one offline payment may take',
+  offline_total: 'Most all queued payments may take together',
+  save: 'Save',
+  saved: 'Saved.',
+  no_answer_yet: 'The service did not answer yet; this will be sent again by itself.',
+  details: 'Details',
 };
 
 export type Key = keyof typeof en;
@@ -203,6 +211,14 @@ const fr: Record<Key, string> = {
   open_on_counter: 'Ouvrir au comptoir',
   key_warning: 'Conservation de la clé',
   loading: 'Chargement…',
+  offline_title: 'Paiements hors ligne',
+  offline_allowed: 'Encaisser les cartes cadeaux quand le service est injoignable',
+  offline_cap: 'Maximum pour un paiement hors ligne',
+  offline_total: 'Maximum pour l’ensemble des paiements en attente',
+  save: 'Enregistrer',
+  saved: 'Enregistré.',
+  no_answer_yet: 'Le service n’a pas encore répondu ; ce sera renvoyé automatiquement.',
+  details: 'Détails',
 };
 
 const catalogues: Record<Lang, Record<Key, string>> = { en, fr };

@@ -9,6 +9,7 @@ import type { ConnectionView } from './bindings/ConnectionView';
 import type { CoreEvent } from './bindings/CoreEvent';
 import type { CustomerRow } from './bindings/CustomerRow';
 import type { GiftCardPanel } from './bindings/GiftCardPanel';
+import type { OfflinePolicyView } from './bindings/OfflinePolicyView';
 import type { PaymentReply } from './bindings/PaymentReply';
 import type { QueueItemView } from './bindings/QueueItemView';
 import type { QueueStatus } from './bindings/QueueStatus';
@@ -25,6 +26,7 @@ export type {
   CoreEvent,
   CustomerRow,
   GiftCardPanel,
+  OfflinePolicyView,
   PaymentReply,
   QueueItemView,
   QueueStatus,
@@ -115,6 +117,16 @@ export function searchCustomers(typed: string): Promise<CustomerRow[]> {
 /** Syncs the customer cache; progress arrives as `sync_progress` events. */
 export function syncCustomers(): Promise<SyncView> {
   return call<SyncView>('sync_customers');
+}
+
+/** What the till allows while the service cannot be reached. */
+export function offlinePayments(): Promise<OfflinePolicyView> {
+  return call<OfflinePolicyView>('offline_payments');
+}
+
+/** Keeps what the till allows while the service cannot be reached. */
+export function saveOfflinePayments(policy: OfflinePolicyView): Promise<OfflinePolicyView> {
+  return call<OfflinePolicyView>('save_offline_payments', { policy });
 }
 
 /** Listens to the core's events (connectivity, queue counts, items, sync progress). */
