@@ -28,7 +28,7 @@ use crate::secrets::{KeyStorage, KeyStore};
 use crate::settings::{self, Settings};
 use crate::sync::{self, SyncReport};
 use crate::views::{
-    Answer, BroadcastPreviewView, CustomerView, GiftCardView, PaymentView, ScanResultView,
+    Answer, BroadcastPreviewView, CustomerView, GiftCardView, PassView, PaymentView, ScanResultView,
 };
 
 /// What the key is, as the UI shows it after connecting.
@@ -678,6 +678,19 @@ impl Counter {
             gift_card: view,
             read_at: self.core.now(),
         })
+    }
+
+    /// A pass (its goal and reward), read from the service now.
+    pub async fn pass(&self, id: &PassId) -> Result<PassView, Error> {
+        let client = self.core.client().ok_or(Error::NotConnected)?;
+        let read = client
+            .passes()
+            .get(id)
+            .await
+            .inspect_err(|e| self.core.observe_failure(e))?;
+        self.core
+            .observe_answer(read.date, read.rate_limit.as_ref());
+        Ok(PassView::from(&read.data))
     }
 
     /// A cached gift card.

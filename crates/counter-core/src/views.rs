@@ -156,6 +156,33 @@ impl From<&loyalty_api::GiftCard> for GiftCardView {
     }
 }
 
+/// A pass: what a card counts towards.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PassView {
+    /// Its id.
+    pub id: PassId,
+    /// Its name.
+    pub name: String,
+    /// `visits` or `points`.
+    pub loyalty_type: String,
+    /// Visits or points needed for a reward.
+    pub goal: i64,
+    /// The reward.
+    pub reward_title: String,
+}
+
+impl From<&loyalty_api::Pass> for PassView {
+    fn from(p: &loyalty_api::Pass) -> Self {
+        Self {
+            id: p.id.clone(),
+            name: p.name.clone(),
+            loyalty_type: p.loyalty_type.as_str().to_owned(),
+            goal: p.goal,
+            reward_title: p.reward_title.clone(),
+        }
+    }
+}
+
 /// The answer to a gift-card payment.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PaymentView {

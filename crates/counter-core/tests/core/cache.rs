@@ -95,3 +95,16 @@ async fn a_card_with_queued_writes_is_provisional_until_the_service_answers() {
     assert_eq!(lookup.card.points, 3);
     assert_eq!(env.scans_of(&customer.id).await, [("points".into(), 3)]);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pass_is_read_with_its_goal_and_reward() {
+    let env = Env::start().await;
+    let counter = env.counter().await;
+    let pass = counter
+        .pass(&loyalty_api::PassId::new(env.visits_pass.clone()))
+        .await
+        .unwrap();
+    assert_eq!(pass.goal, 10);
+    assert_eq!(pass.loyalty_type, "visits");
+    assert_eq!(pass.reward_title, "A coffee");
+}
