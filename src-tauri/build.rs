@@ -21,6 +21,7 @@ fn main() {
         "sync_customers",
         "offline_payments",
         "save_offline_payments",
+        "pass",
     ]);
     tauri_build::try_build(tauri_build::Attributes::new().app_manifest(commands))
         .expect("tauri-build failed");

@@ -4,7 +4,7 @@
 
 use counter_core::ItemId;
 use counter_core::scanner::Scanned;
-use loyalty_api::{CardId, GiftCardId, ScanAction};
+use loyalty_api::{CardId, GiftCardId, PassId, ScanAction};
 use rust_decimal::Decimal;
 use serde::Serialize;
 use tauri::{Manager, State};
@@ -13,8 +13,8 @@ use ts_rs::TS;
 use crate::CommandError;
 use crate::till::Till;
 use crate::views::{
-    CardPanel, CustomerRow, GiftCardPanel, OfflinePolicyView, PaymentReply, QueueItemView,
-    QueueStatus, ScanRead, ScanReply, SyncView,
+    CardPanel, CustomerRow, GiftCardPanel, OfflinePolicyView, PassPanel, PaymentReply,
+    QueueItemView, QueueStatus, ScanRead, ScanReply, SyncView,
 };
 
 /// What the app is and where it keeps its data.
@@ -299,4 +299,11 @@ pub async fn save_offline_payments(
     settings.offline_payments = policy;
     session.counter.save_settings(&settings)?;
     Ok(OfflinePolicyView::from(&settings.offline_payments))
+}
+
+/// A pass (goal and reward), read from the service.
+#[tauri::command]
+pub async fn pass(till: State<'_, Till>, id: String) -> Result<PassPanel, CommandError> {
+    let session = till.session().await;
+    Ok(session.counter.pass(&PassId::new(id)).await?.into())
 }

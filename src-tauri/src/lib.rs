@@ -68,6 +68,7 @@ pub fn run() {
             commands::sync_customers,
             commands::offline_payments,
             commands::save_offline_payments,
+            commands::pass,
         ])
         .run(tauri::generate_context!())
         .expect("the Tauri runtime failed to start");

@@ -140,6 +140,8 @@ exported! {
 pub struct CardPanel {
     /// The card's id.
     pub card_id: String,
+    /// Its pass (what it counts towards).
+    pub pass_id: String,
     /// `active`, `deleted`, `replaced`.
     pub status: String,
     /// The customer's name, when known.
@@ -170,6 +172,7 @@ impl CardPanel {
     pub fn of_card(card: &CardView) -> Self {
         Self {
             card_id: card.id.as_str().to_owned(),
+            pass_id: card.pass_id.as_str().to_owned(),
             status: card.status.clone(),
             customer_name: None,
             customer_email: None,
@@ -672,5 +675,33 @@ impl OfflinePolicyView {
             total_cap: cap(&self.total_cap)?,
             balance_max_age_minutes: self.balance_max_age_minutes,
         })
+    }
+}
+
+exported! {
+/// What a card counts towards.
+pub struct PassPanel {
+    /// Its id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// `visits` or `points`.
+    pub loyalty_type: String,
+    /// Visits or points needed for a reward.
+    pub goal: i32,
+    /// The reward.
+    pub reward_title: String,
+}
+}
+
+impl From<counter_core::views::PassView> for PassPanel {
+    fn from(p: counter_core::views::PassView) -> Self {
+        Self {
+            id: p.id.as_str().to_owned(),
+            name: p.name,
+            loyalty_type: p.loyalty_type,
+            goal: int(p.goal),
+            reward_title: p.reward_title,
+        }
     }
 }

@@ -10,6 +10,7 @@ import type { CoreEvent } from './bindings/CoreEvent';
 import type { CustomerRow } from './bindings/CustomerRow';
 import type { GiftCardPanel } from './bindings/GiftCardPanel';
 import type { OfflinePolicyView } from './bindings/OfflinePolicyView';
+import type { PassPanel } from './bindings/PassPanel';
 import type { PaymentReply } from './bindings/PaymentReply';
 import type { QueueItemView } from './bindings/QueueItemView';
 import type { QueueStatus } from './bindings/QueueStatus';
@@ -27,6 +28,7 @@ export type {
   CustomerRow,
   GiftCardPanel,
   OfflinePolicyView,
+  PassPanel,
   PaymentReply,
   QueueItemView,
   QueueStatus,
@@ -117,6 +119,11 @@ export function searchCustomers(typed: string): Promise<CustomerRow[]> {
 /** Syncs the customer cache; progress arrives as `sync_progress` events. */
 export function syncCustomers(): Promise<SyncView> {
   return call<SyncView>('sync_customers');
+}
+
+/** A pass: its goal and reward. */
+export function pass(id: string): Promise<PassPanel> {
+  return call<PassPanel>('pass', { id });
 }
 
 /** What the till allows while the service cannot be reached. */

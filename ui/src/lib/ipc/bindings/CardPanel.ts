@@ -9,6 +9,10 @@ export type CardPanel = {
  */
 card_id: string, 
 /**
+ * Its pass (what it counts towards).
+ */
+pass_id: string, 
+/**
  * `active`, `deleted`, `replaced`.
  */
 status: string, 
