@@ -28,7 +28,8 @@ use crate::secrets::{KeyStorage, KeyStore};
 use crate::settings::{self, Settings};
 use crate::sync::{self, SyncReport};
 use crate::views::{
-    Answer, BroadcastPreviewView, CustomerView, GiftCardView, PassView, PaymentView, ScanResultView,
+    Answer, BroadcastPreviewView, CustomerView, GiftCardView, LedgerEntryView, PassView,
+    PaymentView, ScanResultView,
 };
 
 /// What the key is, as the UI shows it after connecting.
@@ -664,6 +665,15 @@ impl Counter {
 
     /// Reads a gift card from the service into the cache (its balance read now).
     pub async fn refresh_gift_card(&self, id: &GiftCardId) -> Result<CachedGiftCard, Error> {
+        Ok(self.read_gift_card(id).await?.0)
+    }
+
+    /// [`Counter::refresh_gift_card`], with the card's recent ledger (newest first) as
+    /// the service shows it.
+    pub async fn read_gift_card(
+        &self,
+        id: &GiftCardId,
+    ) -> Result<(CachedGiftCard, Vec<LedgerEntryView>), Error> {
         let client = self.core.client().ok_or(Error::NotConnected)?;
         let read = client
             .gift_cards()
@@ -674,10 +684,18 @@ impl Counter {
             .observe_answer(read.date, read.rate_limit.as_ref());
         let view = GiftCardView::from(&read.gift_card);
         cache::put_gift_card(&self.core.db(), &view, self.core.now())?;
-        Ok(CachedGiftCard {
-            gift_card: view,
-            read_at: self.core.now(),
-        })
+        let ledger = read
+            .transactions
+            .iter()
+            .map(LedgerEntryView::from)
+            .collect();
+        Ok((
+            CachedGiftCard {
+                gift_card: view,
+                read_at: self.core.now(),
+            },
+            ledger,
+        ))
     }
 
     /// A pass (its goal and reward), read from the service now.

@@ -156,6 +156,35 @@ impl From<&loyalty_api::GiftCard> for GiftCardView {
     }
 }
 
+/// An entry of a gift card's ledger.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LedgerEntryView {
+    /// `issue`, `spend`, ...
+    pub kind: String,
+    /// The amount.
+    #[serde(with = "decimal_string")]
+    pub amount: Decimal,
+    /// The balance after it.
+    #[serde(with = "decimal_string")]
+    pub balance_after: Decimal,
+    /// When.
+    pub created_at: Timestamp,
+    /// The business's own reference (a ticket number).
+    pub reference: Option<String>,
+}
+
+impl From<&loyalty_api::GiftCardTransaction> for LedgerEntryView {
+    fn from(t: &loyalty_api::GiftCardTransaction) -> Self {
+        Self {
+            kind: t.kind.as_str().to_owned(),
+            amount: t.amount,
+            balance_after: t.balance_after,
+            created_at: t.created_at,
+            reference: t.reference.clone(),
+        }
+    }
+}
+
 /// A pass: what a card counts towards.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PassView {

@@ -172,3 +172,22 @@ async fn insufficient_balance_gives_the_balance_to_take_exactly_what_is_left() {
     assert!(matches!(rest, PaymentOutcome::Paid { .. }), "{rest:?}");
     assert_eq!(env.spends_of(&gift).await, ["40.00", "10.00"]);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gift_card_is_read_with_its_ledger_newest_first() {
+    let env = Env::start().await;
+    let gift = env.gift_card(50).await;
+    let counter = env.counter().await;
+    counter
+        .take_payment(gift.clone(), "12.50", Some("T-7".into()))
+        .await
+        .unwrap();
+    let (card, ledger) = counter.read_gift_card(&gift).await.unwrap();
+    assert_eq!(card.gift_card.balance, Decimal::new(3750, 2));
+    let spend = &ledger[0];
+    assert_eq!(spend.kind, "spend");
+    assert_eq!(spend.amount, Decimal::new(1250, 2));
+    assert_eq!(spend.balance_after, Decimal::new(3750, 2));
+    assert_eq!(spend.reference.as_deref(), Some("T-7"));
+    assert!(ledger.iter().any(|e| e.kind == "issue"), "{ledger:?}");
+}
