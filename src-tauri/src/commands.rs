@@ -229,8 +229,8 @@ pub async fn retry_item(till: State<'_, Till>, item: i32) -> Result<(), CommandE
 pub async fn gift_card(till: State<'_, Till>, id: String) -> Result<GiftCardPanel, CommandError> {
     let session = till.session().await;
     let id = GiftCardId::new(id);
-    match session.counter.refresh_gift_card(&id).await {
-        Ok(read) => Ok(GiftCardPanel::new(&read, true)),
+    match session.counter.read_gift_card(&id).await {
+        Ok((read, ledger)) => Ok(GiftCardPanel::read(&read, &ledger)),
         Err(error @ counter_core::Error::Api(_)) if error.code() == "service_unreachable" => {
             match session.counter.gift_card(&id)? {
                 Some(cached) => Ok(GiftCardPanel::new(&cached, false)),

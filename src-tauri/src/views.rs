@@ -486,10 +486,47 @@ pub struct GiftCardPanel {
     pub read_at: String,
     /// Read from the service just now (else from the till's cache).
     pub fresh: bool,
+    /// The recent ledger, newest first (empty when read from the cache).
+    pub ledger: Vec<LedgerRow>,
 }
 }
 
+exported! {
+/// An entry of a gift card's ledger.
+pub struct LedgerRow {
+    /// `issue`, `spend`, ...
+    pub kind: String,
+    /// The amount.
+    pub amount: String,
+    /// The balance after it.
+    pub balance_after: String,
+    /// When (RFC 3339).
+    pub created_at: String,
+    /// The ticket number, if one was given.
+    pub reference: Option<String>,
+}
+}
+
+impl From<&counter_core::views::LedgerEntryView> for LedgerRow {
+    fn from(e: &counter_core::views::LedgerEntryView) -> Self {
+        Self {
+            kind: e.kind.clone(),
+            amount: e.amount.to_string(),
+            balance_after: e.balance_after.to_string(),
+            created_at: e.created_at.to_string(),
+            reference: e.reference.clone(),
+        }
+    }
+}
+
 impl GiftCardPanel {
+    /// From a card read now, with its ledger.
+    pub fn read(cached: &CachedGiftCard, ledger: &[counter_core::views::LedgerEntryView]) -> Self {
+        let mut panel = Self::new(cached, true);
+        panel.ledger = ledger.iter().map(LedgerRow::from).collect();
+        panel
+    }
+
     /// From a cached card.
     pub fn new(cached: &CachedGiftCard, fresh: bool) -> Self {
         let g = &cached.gift_card;
@@ -502,6 +539,7 @@ impl GiftCardPanel {
             recipient_name: g.recipient_name.clone(),
             read_at: cached.read_at.to_string(),
             fresh,
+            ledger: Vec::new(),
         }
     }
 }

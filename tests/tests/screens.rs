@@ -82,6 +82,11 @@ async fn a_gift_card_is_paid_in_part_then_its_remaining_balance_exactly() -> any
         driver.find(By::Id("pay-submit")).await?.click().await?;
         let paid = text_until(driver, By::Id("pay-result"), WAIT, |t| t.contains("taken")).await?;
         ensure!(paid.contains("37.50"), "after the first payment: {paid:?}");
+        let ledger = text_until(driver, By::Id("gift-ledger"), WAIT, |t| {
+            t.contains("T-1001")
+        })
+        .await?;
+        ensure!(ledger.contains("12.50"), "ledger: {ledger:?}");
         shot(driver, "gift-card-paid").await?;
 
         // More than is left: nothing taken, the rest offered.

@@ -92,6 +92,9 @@ const en = {
   gift_cancelled: 'This card was cancelled. It cannot be used.',
   gift_depleted: 'This card is used up: nothing is left on it.',
   gift_active: 'Active',
+  gift_status_issued: 'Not claimed yet',
+  gift_status_depleted: 'Used up',
+  gift_status_cancelled: 'Cancelled',
   customers_title: 'Customers',
   search_label: 'Search by name, email or phone',
   no_match: 'No customer matches.',
@@ -108,6 +111,10 @@ const en = {
   saved: 'Saved.',
   no_answer_yet: 'The service did not answer yet; this will be sent again by itself.',
   details: 'Details',
+  ledger: 'Recent activity',
+  ledger_issue: 'Issued',
+  ledger_spend: 'Payment',
+  ledger_empty: 'Nothing yet.',
 };
 
 export type Key = keyof typeof en;
@@ -203,6 +210,9 @@ const fr: Record<Key, string> = {
   gift_cancelled: 'Cette carte a été annulée. Elle ne peut pas servir.',
   gift_depleted: 'Cette carte est épuisée : il n’y reste rien.',
   gift_active: 'Active',
+  gift_status_issued: 'Pas encore réclamée',
+  gift_status_depleted: 'Épuisée',
+  gift_status_cancelled: 'Annulée',
   customers_title: 'Clients',
   search_label: 'Chercher par nom, e-mail ou téléphone',
   no_match: 'Aucun client ne correspond.',
@@ -219,6 +229,10 @@ const fr: Record<Key, string> = {
   saved: 'Enregistré.',
   no_answer_yet: 'Le service n’a pas encore répondu ; ce sera renvoyé automatiquement.',
   details: 'Détails',
+  ledger: 'Activité récente',
+  ledger_issue: 'Émission',
+  ledger_spend: 'Paiement',
+  ledger_empty: 'Rien pour l’instant.',
 };
 
 const catalogues: Record<Lang, Record<Key, string>> = { en, fr };
