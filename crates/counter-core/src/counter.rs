@@ -698,6 +698,29 @@ impl Counter {
         ))
     }
 
+    /// The business's active passes (the first page, up to 100: the ones to enrol on).
+    pub async fn passes(&self) -> Result<Vec<PassView>, Error> {
+        let client = self.core.client().ok_or(Error::NotConnected)?;
+        let params = loyalty_api::ListParams {
+            limit: Some(100),
+            cursor: None,
+        };
+        let read = client
+            .passes()
+            .list(&params)
+            .await
+            .inspect_err(|e| self.core.observe_failure(e))?;
+        self.core
+            .observe_answer(read.date, read.rate_limit.as_ref());
+        Ok(read
+            .data
+            .data
+            .iter()
+            .filter(|p| p.status.as_str() == "active")
+            .map(PassView::from)
+            .collect())
+    }
+
     /// A pass (its goal and reward), read from the service now.
     pub async fn pass(&self, id: &PassId) -> Result<PassView, Error> {
         let client = self.core.client().ok_or(Error::NotConnected)?;

@@ -108,3 +108,13 @@ async fn a_pass_is_read_with_its_goal_and_reward() {
     assert_eq!(pass.loyalty_type, "visits");
     assert_eq!(pass.reward_title, "A coffee");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_active_passes_are_listed_to_enrol_on() {
+    let env = Env::start().await;
+    let counter = env.counter().await;
+    let passes = counter.passes().await.unwrap();
+    let ids: Vec<&str> = passes.iter().map(|p| p.id.as_str()).collect();
+    assert!(ids.contains(&env.visits_pass.as_str()), "{ids:?}");
+    assert!(ids.contains(&env.points_pass.as_str()), "{ids:?}");
+}
