@@ -22,6 +22,8 @@ fn main() {
         "offline_payments",
         "save_offline_payments",
         "pass",
+        "passes",
+        "enrol",
     ]);
     tauri_build::try_build(tauri_build::Attributes::new().app_manifest(commands))
         .expect("tauri-build failed");

@@ -13,7 +13,7 @@ use ts_rs::TS;
 use crate::CommandError;
 use crate::till::Till;
 use crate::views::{
-    CardPanel, CustomerRow, GiftCardPanel, OfflinePolicyView, PassPanel, PaymentReply,
+    CardPanel, CustomerRow, EnrolReply, GiftCardPanel, OfflinePolicyView, PassPanel, PaymentReply,
     QueueItemView, QueueStatus, ScanRead, ScanReply, SyncView,
 };
 
@@ -306,4 +306,33 @@ pub async fn save_offline_payments(
 pub async fn pass(till: State<'_, Till>, id: String) -> Result<PassPanel, CommandError> {
     let session = till.session().await;
     Ok(session.counter.pass(&PassId::new(id)).await?.into())
+}
+
+/// The business's active passes, to enrol customers on.
+#[tauri::command]
+pub async fn passes(till: State<'_, Till>) -> Result<Vec<PassPanel>, CommandError> {
+    let session = till.session().await;
+    let passes = session.counter.passes().await?;
+    Ok(passes.into_iter().map(PassPanel::from).collect())
+}
+
+/// Enrols a customer on a pass.
+#[tauri::command]
+pub async fn enrol(
+    till: State<'_, Till>,
+    pass_id: String,
+    name: String,
+    email: String,
+    wallet: String,
+    send_welcome: bool,
+) -> Result<EnrolReply, CommandError> {
+    let session = till.session().await;
+    let enrolment = counter_core::Enrolment {
+        pass_id: Some(PassId::new(pass_id)),
+        name,
+        email,
+        wallet,
+        send_welcome,
+    };
+    Ok(session.counter.enrol(enrolment).await?.into())
 }

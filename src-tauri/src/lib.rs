@@ -69,6 +69,8 @@ pub fn run() {
             commands::offline_payments,
             commands::save_offline_payments,
             commands::pass,
+            commands::passes,
+            commands::enrol,
         ])
         .run(tauri::generate_context!())
         .expect("the Tauri runtime failed to start");

@@ -743,3 +743,76 @@ impl From<counter_core::views::PassView> for PassPanel {
         }
     }
 }
+
+exported! {
+/// The answer to an enrolment.
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum EnrolReply {
+    /// Enrolled: the new customer with their card.
+    Enrolled {
+        /// The outbox item.
+        item: i32,
+        /// The customer.
+        customer: CustomerRow,
+    },
+    /// Stored; it goes when the service answers.
+    Queued {
+        /// The outbox item.
+        item: i32,
+    },
+    /// Refused (`customer_exists` carries the existing customer's id in `detail`).
+    Refused {
+        /// The outbox item.
+        item: i32,
+        /// Why.
+        refusal: RefusalView,
+    },
+    /// A person must decide.
+    NeedsDecision {
+        /// The outbox item.
+        item: i32,
+        /// Why.
+        reason: String,
+    },
+}
+}
+
+impl From<counter_core::WriteOutcome> for EnrolReply {
+    fn from(outcome: counter_core::WriteOutcome) -> Self {
+        use counter_core::WriteOutcome;
+        match outcome {
+            WriteOutcome::Done { item, answer } => {
+                let customer = if let Answer::Customer(c) = &answer {
+                    CustomerRow {
+                        id: c.id.as_str().to_owned(),
+                        name: c.name.clone(),
+                        email: c.email.clone(),
+                        phone: c.phone.clone(),
+                        card_ids: c.cards.iter().map(|k| k.id.as_str().to_owned()).collect(),
+                    }
+                } else {
+                    CustomerRow {
+                        id: String::new(),
+                        name: None,
+                        email: None,
+                        phone: None,
+                        card_ids: Vec::new(),
+                    }
+                };
+                EnrolReply::Enrolled {
+                    item: id(item),
+                    customer,
+                }
+            }
+            WriteOutcome::Queued { item } => EnrolReply::Queued { item: id(item) },
+            WriteOutcome::Refused { item, refusal } => EnrolReply::Refused {
+                item: id(item),
+                refusal: RefusalView::from(&refusal),
+            },
+            WriteOutcome::NeedsDecision { item, reason } => EnrolReply::NeedsDecision {
+                item: id(item),
+                reason,
+            },
+        }
+    }
+}

@@ -238,3 +238,76 @@ async fn visits_refused_for_a_while_wait_in_the_queue_and_arrive_once() -> anyho
     .await;
     app.finish(outcome).await
 }
+
+#[tokio::test]
+async fn a_customer_is_enrolled_and_an_email_already_enrolled_opens_that_customer()
+-> anyhow::Result<()> {
+    let app = App::launch_with("customer-enrol", &["--demo"]).await?;
+    let outcome = async {
+        let driver = &app.driver;
+        shown(driver, By::Id("scan"), Duration::from_secs(30)).await?;
+        let server = Server::of(&app).await?;
+        go(driver, "customers").await?;
+
+        shown(driver, By::Id("enrol-open"), WAIT)
+            .await?
+            .click()
+            .await?;
+        shown(driver, By::Id("enrol-name"), WAIT)
+            .await?
+            .send_keys("Zoë Nakamura")
+            .await?;
+        driver
+            .find(By::Id("enrol-email"))
+            .await?
+            .send_keys("zoe.nakamura@example.com")
+            .await?;
+        shot(driver, "customers-enrol").await?;
+        driver.find(By::Id("enrol-submit")).await?.click().await?;
+        text_until(driver, By::Id("enrol-result"), WAIT, |t| {
+            t.contains("is enrolled")
+        })
+        .await?;
+        let opened = text_of(driver, By::Id("customer-detail-name"), WAIT).await?;
+        ensure!(opened == "Zoë Nakamura", "opened {opened:?}");
+        let list = server.get("/v1/customers?limit=100").await?;
+        let on_server: Vec<_> = list["data"]
+            .as_array()
+            .context("data")?
+            .iter()
+            .filter(|c| c["email"] == "zoe.nakamura@example.com")
+            .collect();
+        ensure!(
+            on_server.len() == 1,
+            "server holds {} such customers",
+            on_server.len()
+        );
+
+        // The email of a demo customer: the existing one opens.
+        let (existing, _) = server.customer(5).await?;
+        let name = existing["name"].as_str().context("name")?;
+        let email = existing["email"].as_str().context("email")?;
+        shown(driver, By::Id("enrol-open"), WAIT)
+            .await?
+            .click()
+            .await?;
+        let field = shown(driver, By::Id("enrol-name"), WAIT).await?;
+        field.clear().await?;
+        field.send_keys("Someone Else").await?;
+        let field = driver.find(By::Id("enrol-email")).await?;
+        field.clear().await?;
+        field.send_keys(email).await?;
+        driver.find(By::Id("enrol-submit")).await?.click().await?;
+        text_until(driver, By::Id("enrol-result"), WAIT, |t| {
+            t.contains("already enrolled")
+        })
+        .await?;
+        let opened =
+            text_until(driver, By::Id("customer-detail-name"), WAIT, |t| t == name).await?;
+        ensure!(opened == name);
+        shot(driver, "customers-enrol-exists").await?;
+        Ok(())
+    }
+    .await;
+    app.finish(outcome).await
+}

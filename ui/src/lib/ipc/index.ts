@@ -8,6 +8,7 @@ import type { CommandError } from './bindings/CommandError';
 import type { ConnectionView } from './bindings/ConnectionView';
 import type { CoreEvent } from './bindings/CoreEvent';
 import type { CustomerRow } from './bindings/CustomerRow';
+import type { EnrolReply } from './bindings/EnrolReply';
 import type { GiftCardPanel } from './bindings/GiftCardPanel';
 import type { OfflinePolicyView } from './bindings/OfflinePolicyView';
 import type { PassPanel } from './bindings/PassPanel';
@@ -26,6 +27,7 @@ export type {
   ConnectionView,
   CoreEvent,
   CustomerRow,
+  EnrolReply,
   GiftCardPanel,
   OfflinePolicyView,
   PassPanel,
@@ -124,6 +126,19 @@ export function syncCustomers(): Promise<SyncView> {
 /** A pass: its goal and reward. */
 export function pass(id: string): Promise<PassPanel> {
   return call<PassPanel>('pass', { id });
+}
+
+/** The business's active passes, to enrol customers on. */
+export function passes(): Promise<PassPanel[]> {
+  return call<PassPanel[]>('passes');
+}
+
+/** A person to enrol on a pass. */
+export type Enrolment = { passId: string; name: string; email: string; wallet: 'apple' | 'google'; sendWelcome: boolean };
+
+/** Enrols a customer. */
+export function enrol(enrolment: Enrolment): Promise<EnrolReply> {
+  return call<EnrolReply>('enrol', enrolment);
 }
 
 /** What the till allows while the service cannot be reached. */
