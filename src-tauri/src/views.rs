@@ -363,6 +363,9 @@ pub struct QueueItemView {
     pub attempts: u32,
     /// A refused repeat visit that a person may still confirm.
     pub can_confirm_repeat: bool,
+    /// A person may withdraw it: it needs a decision, or it waits and no attempt may
+    /// have reached the service (the core checks again).
+    pub can_discard: bool,
 }
 }
 
@@ -394,6 +397,8 @@ impl From<&OutboxItem> for QueueItemView {
             last_error: item.last_error.clone(),
             attempts: item.attempts,
             can_confirm_repeat,
+            can_discard: item.state == ItemState::NeedsDecision
+                || (item.state == ItemState::Queued && item.may_have_arrived_at.is_none()),
         }
     }
 }

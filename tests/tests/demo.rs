@@ -75,6 +75,13 @@ async fn try_the_demo_connects_to_the_built_in_server_with_a_test_key() -> anyho
             "scopes: {scopes:?}"
         );
         shot(&app.driver, "settings").await?;
+
+        // French from the settings, at once, everywhere.
+        app.driver.find(By::Id("lang-fr")).await?.click().await?;
+        let tab = app.driver.find(By::Id("nav-counter")).await?.text().await?;
+        ensure!(tab.contains("Comptoir"), "counter tab in French: {tab:?}");
+        shot(&app.driver, "settings-fr").await?;
+        app.driver.find(By::Id("lang-en")).await?.click().await?;
         Ok(())
     }
     .await;

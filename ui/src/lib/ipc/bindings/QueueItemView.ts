@@ -56,4 +56,9 @@ attempts: number,
 /**
  * A refused repeat visit that a person may still confirm.
  */
-can_confirm_repeat: boolean, };
+can_confirm_repeat: boolean, 
+/**
+ * A person may withdraw it: it needs a decision, or it waits and no attempt may
+ * have reached the service (the core checks again).
+ */
+can_discard: boolean, };
