@@ -99,7 +99,9 @@ async fn offline_visits_and_a_payment_queue_and_each_reaches_the_server_once() -
             t.contains("Payment saved")
         })
         .await?;
-        text_until(driver, By::Id("status-connectivity"), WAIT, |t| {
+        // Another request may get through before the faults hold it, showing Online for a
+        // moment; the next one that times out shows Offline again, a time-out later.
+        text_until(driver, By::Id("status-connectivity"), OFFLINE_WAIT, |t| {
             t == "Offline"
         })
         .await?;
