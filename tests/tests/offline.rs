@@ -99,13 +99,11 @@ async fn offline_visits_and_a_payment_queue_and_each_reaches_the_server_once() -
             t.contains("Payment saved")
         })
         .await?;
-        // Another request may get through before the faults hold it, showing Online for a
-        // moment; the next one that times out shows Offline again, a time-out later.
-        text_until(driver, By::Id("status-connectivity"), OFFLINE_WAIT, |t| {
-            t == "Offline"
-        })
-        .await?;
-
+        // No assertion on the status bar's "Offline" here: with requests held by a
+        // `delay_ms` fault, each resend of the held payment gets an immediate 409
+        // idempotency_in_progress, an answer, so the status shows Offline only for the
+        // moment between a time-out and the next resend. What the cashier relies on, the
+        // writes waiting in the queue and arriving once, is asserted below.
         driver.find(By::Id("nav-counter")).await?.click().await?;
         for (_, card, _) in &cards {
             scan(driver, card).await?;
