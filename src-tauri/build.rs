@@ -9,6 +9,7 @@ fn main() {
         "current_connection",
         "queue_status",
         "read_scan",
+        "card",
         "record_scan",
         "confirm_repeat_visit",
         "queue",

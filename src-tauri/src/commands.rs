@@ -114,13 +114,12 @@ pub async fn current_connection(
         .map(|connection| ConnectionView::new(connection, session.is_demo())))
 }
 
-/// Online or not, and the queue's counts, for the status bar's first paint; events keep
-/// it current after that.
+/// Online or not, the queue's counts and the clock's skew, for the status bar's first
+/// paint; events keep it current after that.
 #[tauri::command]
 pub async fn queue_status(till: State<'_, Till>) -> Result<QueueStatus, CommandError> {
     let session = till.session().await;
-    let counter = &session.counter;
-    Ok(QueueStatus::new(counter.connectivity(), counter.counts()?))
+    Ok(QueueStatus::of(&session.counter)?)
 }
 
 /// Reads what the scanner or the keyboard gave: a card (with what the till knows of it),
@@ -140,8 +139,28 @@ pub async fn read_scan(till: State<'_, Till>, input: String) -> Result<ScanRead,
         Scanned::GiftCard { id } => ScanRead::GiftCard {
             id: id.as_str().to_owned(),
         },
-        Scanned::NotACard { reason } => ScanRead::NotACard { reason },
+        Scanned::NotACard { reason } => ScanRead::NotACard {
+            reason: reason.as_str().to_owned(),
+        },
     })
+}
+
+/// A card read from the service now (after the cached one was shown); `None` when the
+/// service has no such card any more.
+#[tauri::command]
+pub async fn card(
+    till: State<'_, Till>,
+    card_id: String,
+) -> Result<Option<CardPanel>, CommandError> {
+    let Scanned::Card { id } = counter_core::scanner::read(&card_id) else {
+        return Err(CommandError::new(
+            "invalid_card",
+            format!("{card_id:?} is not a loyalty card id."),
+        ));
+    };
+    let session = till.session().await;
+    let fresh = session.counter.read_card(&id).await?;
+    Ok(fresh.as_ref().map(CardPanel::of_lookup))
 }
 
 /// Records a visit, points (negative to deduct) or a redemption on a card.

@@ -4,7 +4,9 @@
 
 use counter_core::cache::{CachedGiftCard, CardLookup, CustomerSummary};
 use counter_core::views::{Answer, CardView};
-use counter_core::{Event, ItemState, OutboxItem, PaymentOutcome, ScanOutcome, Write};
+use counter_core::{
+    DecisionReason, Event, ItemState, OutboxItem, PaymentOutcome, ScanOutcome, Write,
+};
 use serde::Serialize;
 use ts_rs::TS;
 
@@ -26,6 +28,8 @@ pub struct QueueStatus {
     pub queued: u32,
     /// Writes that need a person's decision.
     pub needs_decision: u32,
+    /// Till minus service, in seconds, while the till's clock is off by too much.
+    pub clock_skew_seconds: Option<i32>,
 }
 }
 
@@ -91,12 +95,14 @@ fn connectivity(state: counter_core::Connectivity) -> String {
 
 impl QueueStatus {
     /// From the counter's state now.
-    pub fn new(state: counter_core::Connectivity, counts: counter_core::QueueCounts) -> Self {
-        Self {
-            connectivity: connectivity(state),
+    pub fn of(counter: &counter_core::Counter) -> Result<Self, counter_core::Error> {
+        let counts = counter.counts()?;
+        Ok(Self {
+            connectivity: connectivity(counter.connectivity()),
             queued: counts.queued,
             needs_decision: counts.needs_decision,
-        }
+            clock_skew_seconds: counter.clock_skew().map(int),
+        })
     }
 }
 
@@ -215,7 +221,7 @@ pub enum ScanRead {
     },
     /// Not a card.
     NotACard {
-        /// Why, for the cashier.
+        /// Why: too_long, empty, no_card or several_cards.
         reason: String,
     },
 }
@@ -290,7 +296,7 @@ pub enum ScanReply {
         /// The outbox item.
         item: i32,
         /// Why.
-        reason: String,
+        reason: ReasonView,
     },
 }
 }
@@ -328,14 +334,14 @@ impl From<ScanOutcome> for ScanReply {
             },
             ScanOutcome::NeedsDecision { item, reason } => ScanReply::NeedsDecision {
                 item: id(item),
-                reason,
+                reason: ReasonView::from(&reason),
             },
         }
     }
 }
 
 exported! {
-/// One write of the queue, in words.
+/// One write of the queue, as data the screen puts in the cashier's language.
 pub struct QueueItemView {
     /// Its id.
     pub id: i32,
@@ -343,19 +349,17 @@ pub struct QueueItemView {
     pub state: String,
     /// When it was stored (RFC 3339).
     pub created_at: String,
-    /// scan, payment, enrol, issue_gift_card.
-    pub kind: String,
-    /// What it was, in short (card, action, amount).
-    pub summary: String,
-    /// The service's answer, in short, when done.
-    pub answer: Option<String>,
+    /// What it was.
+    pub what: WriteView,
+    /// The service's answer, when done.
+    pub answer: Option<AnswerView>,
     /// The refusal, when refused.
     pub refusal: Option<RefusalView>,
     /// The Request-Id of the last answer.
     pub request_id: Option<String>,
     /// Why it needs a decision.
-    pub reason: Option<String>,
-    /// What a person decided.
+    pub reason: Option<ReasonView>,
+    /// What a person decided (their note, kept as written).
     pub resolution: Option<String>,
     /// Why the last attempt did not get an answer, while it waits.
     pub last_error: Option<String>,
@@ -371,9 +375,6 @@ pub struct QueueItemView {
 
 impl From<&OutboxItem> for QueueItemView {
     fn from(item: &OutboxItem) -> Self {
-        let (kind, summary) = describe(&item.write);
-        let answer = item.answer.as_ref().map(answer_in_short);
-        let refusal = item.refusal.as_ref().map(RefusalView::from);
         let can_confirm_repeat = item
             .refusal
             .as_ref()
@@ -384,15 +385,14 @@ impl From<&OutboxItem> for QueueItemView {
             id: id(item.id),
             state: item.state.as_str().to_owned(),
             created_at: item.created_at.to_string(),
-            kind: kind.to_owned(),
-            summary,
-            answer,
+            what: WriteView::from(&item.write),
+            answer: item.answer.as_ref().map(AnswerView::from),
             request_id: item
                 .request_id
                 .clone()
                 .or_else(|| item.refusal.as_ref().and_then(|r| r.request_id.clone())),
-            refusal,
-            reason: item.reason.clone(),
+            refusal: item.refusal.as_ref().map(RefusalView::from),
+            reason: item.reason.as_ref().map(ReasonView::from),
             resolution: item.resolution.clone(),
             last_error: item.last_error.clone(),
             attempts: item.attempts,
@@ -403,72 +403,215 @@ impl From<&OutboxItem> for QueueItemView {
     }
 }
 
+exported! {
+/// What a queued write does.
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum WriteView {
+    /// A visit, points or a redemption on a card.
+    Scan {
+        /// visit, points or redeem.
+        action: String,
+        /// The card.
+        card_id: String,
+        /// Points (negative to deduct), when points.
+        amount: Option<String>,
+        /// A repeat visit the cashier confirmed.
+        repeat: bool,
+    },
+    /// A gift-card payment.
+    Payment {
+        /// The amount, exact.
+        amount: String,
+        /// Its currency.
+        currency: String,
+        /// The gift card.
+        gift_card_id: String,
+        /// The ticket number, if given.
+        reference: Option<String>,
+    },
+    /// An enrolment.
+    Enrol {
+        /// The customer's name.
+        name: String,
+        /// Their email.
+        email: String,
+    },
+    /// A gift card issued.
+    IssueGiftCard {
+        /// The amount, exact.
+        amount: String,
+        /// Its currency.
+        currency: String,
+        /// Who receives it.
+        recipient_name: String,
+    },
+    /// A kind of write this screen shows by its kind only (messages).
+    Other,
+}
+}
+
 // `if let` rather than `match`: the core adds kinds of writes (broadcasts) that this
-// screen shows by their kind only.
-fn describe(write: &Write) -> (&'static str, String) {
-    if let Write::Scan {
-        card_id,
-        action,
-        amount,
-        confirm_repeat,
-    } = write
-    {
-        let mut s = format!("{} · {}", action.as_str(), card_id.as_str());
-        if let Some(amount) = amount {
-            s.push_str(&format!(" · {amount}"));
+// screen shows as `Other`.
+impl From<&Write> for WriteView {
+    fn from(write: &Write) -> Self {
+        if let Write::Scan {
+            card_id,
+            action,
+            amount,
+            confirm_repeat,
+        } = write
+        {
+            WriteView::Scan {
+                action: action.as_str().to_owned(),
+                card_id: card_id.as_str().to_owned(),
+                amount: amount.map(|a| a.to_string()),
+                repeat: *confirm_repeat,
+            }
+        } else if let Write::Payment {
+            gift_card_id,
+            amount_minor,
+            currency,
+            reference,
+        } = write
+        {
+            WriteView::Payment {
+                amount: counter_core::payment::to_decimal(*amount_minor, currency).to_string(),
+                currency: currency.to_string(),
+                gift_card_id: gift_card_id.as_str().to_owned(),
+                reference: reference.clone(),
+            }
+        } else if let Write::Enrol { name, email, .. } = write {
+            WriteView::Enrol {
+                name: name.clone(),
+                email: email.clone(),
+            }
+        } else if let Write::IssueGiftCard {
+            amount,
+            currency,
+            recipient_name,
+            ..
+        } = write
+        {
+            WriteView::IssueGiftCard {
+                amount: amount.to_string(),
+                currency: currency.to_string(),
+                recipient_name: recipient_name.clone(),
+            }
+        } else {
+            WriteView::Other
         }
-        if *confirm_repeat {
-            s.push_str(" · repeat");
-        }
-        ("scan", s)
-    } else if let Write::Payment {
-        gift_card_id,
-        amount_minor,
-        currency,
-        reference,
-    } = write
-    {
-        let amount = counter_core::payment::to_decimal(*amount_minor, currency);
-        let mut s = format!("{amount} {currency} · {}", gift_card_id.as_str());
-        if let Some(r) = reference {
-            s.push_str(&format!(" · {r}"));
-        }
-        ("payment", s)
-    } else if let Write::Enrol { name, email, .. } = write {
-        ("enrol", format!("{name} · {email}"))
-    } else if let Write::IssueGiftCard {
-        amount,
-        currency,
-        recipient_name,
-        ..
-    } = write
-    {
-        (
-            "issue_gift_card",
-            format!("{amount} {currency} · {recipient_name}"),
-        )
-    } else {
-        ("other", String::new())
     }
 }
 
-fn answer_in_short(answer: &Answer) -> String {
-    if let Answer::ScanResult(r) = answer {
-        format!(
-            "visits {} · points {} · rewards {}",
-            r.card.visits, r.card.points, r.card.rewards_available
-        )
-    } else if let Answer::GiftCardPayment(p) = answer {
-        format!(
-            "{} {} taken · balance {}",
-            p.amount, p.gift_card.currency, p.balance_after
-        )
-    } else if let Answer::Customer(c) = answer {
-        c.id.as_str().to_owned()
-    } else if let Answer::GiftCard { gift_card, .. } = answer {
-        gift_card.id.as_str().to_owned()
-    } else {
-        String::new()
+exported! {
+/// The service's answer to a write that went through.
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum AnswerView {
+    /// The card after a scan.
+    Scan {
+        /// Visits.
+        visits: i32,
+        /// Points.
+        points: i32,
+        /// Rewards ready.
+        rewards_available: i32,
+    },
+    /// A payment taken.
+    Payment {
+        /// The amount taken, exact.
+        amount: String,
+        /// Its currency.
+        currency: String,
+        /// What is left on the card.
+        balance_after: String,
+    },
+    /// The customer enrolled.
+    Customer {
+        /// Their id.
+        id: String,
+    },
+    /// The gift card issued.
+    GiftCard {
+        /// Its id.
+        id: String,
+    },
+    /// An answer this screen does not detail (messages).
+    Other,
+}
+}
+
+impl From<&Answer> for AnswerView {
+    fn from(answer: &Answer) -> Self {
+        if let Answer::ScanResult(r) = answer {
+            AnswerView::Scan {
+                visits: int(r.card.visits),
+                points: int(r.card.points),
+                rewards_available: int(r.card.rewards_available),
+            }
+        } else if let Answer::GiftCardPayment(p) = answer {
+            AnswerView::Payment {
+                amount: p.amount.to_string(),
+                currency: p.gift_card.currency.to_string(),
+                balance_after: p.balance_after.to_string(),
+            }
+        } else if let Answer::Customer(c) = answer {
+            AnswerView::Customer {
+                id: c.id.as_str().to_owned(),
+            }
+        } else if let Answer::GiftCard { gift_card, .. } = answer {
+            AnswerView::GiftCard {
+                id: gift_card.id.as_str().to_owned(),
+            }
+        } else {
+            AnswerView::Other
+        }
+    }
+}
+
+exported! {
+/// Why a person must decide what becomes of a write.
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ReasonView {
+    /// It may have reached the service more than `hours` ago; its key may be forgotten.
+    KeyMayBeForgotten {
+        /// The first attempt that may have arrived (RFC 3339).
+        first_attempt_at: String,
+        /// The till's limit, in hours.
+        hours: i32,
+    },
+    /// The stored body differs from what this version would send.
+    BodyChanged,
+    /// A queued visit was answered `recent_visit`.
+    RecentVisit {
+        /// The card's last visit (RFC 3339), when the service gave it.
+        last_visit_at: Option<String>,
+    },
+    /// The answer could not be read; the write may have been recorded.
+    AnswerUnreadable {
+        /// What went wrong.
+        error: String,
+    },
+}
+}
+
+impl From<&DecisionReason> for ReasonView {
+    fn from(reason: &DecisionReason) -> Self {
+        match reason {
+            DecisionReason::KeyMayBeForgotten {
+                first_attempt_at,
+                hours,
+            } => ReasonView::KeyMayBeForgotten {
+                first_attempt_at: first_attempt_at.to_string(),
+                hours: int(*hours),
+            },
+            DecisionReason::BodyChanged => ReasonView::BodyChanged,
+            DecisionReason::RecentVisit { last_visit_at } => ReasonView::RecentVisit {
+                last_visit_at: last_visit_at.map(|t| t.to_string()),
+            },
+            DecisionReason::AnswerUnreadable { error } => ReasonView::AnswerUnreadable {
+                error: error.clone(),
+            },
+        }
     }
 }
 
@@ -588,7 +731,7 @@ pub enum PaymentReply {
         /// The outbox item.
         item: i32,
         /// Why.
-        reason: String,
+        reason: ReasonView,
     },
 }
 }
@@ -615,7 +758,7 @@ impl From<PaymentOutcome> for PaymentReply {
             },
             PaymentOutcome::NeedsDecision { item, reason } => PaymentReply::NeedsDecision {
                 item: id(item),
-                reason,
+                reason: ReasonView::from(&reason),
             },
         }
     }
@@ -777,7 +920,7 @@ pub enum EnrolReply {
         /// The outbox item.
         item: i32,
         /// Why.
-        reason: String,
+        reason: ReasonView,
     },
 }
 }
@@ -816,7 +959,7 @@ impl From<counter_core::WriteOutcome> for EnrolReply {
             },
             WriteOutcome::NeedsDecision { item, reason } => EnrolReply::NeedsDecision {
                 item: id(item),
-                reason,
+                reason: ReasonView::from(&reason),
             },
         }
     }

@@ -141,6 +141,26 @@ pub(crate) fn put_customer(
     Ok(())
 }
 
+/// Removes a customer the service no longer has (deleted), with their cards.
+pub(crate) fn forget_customer(
+    tx: &Transaction<'_>,
+    id: &loyalty_api::CustomerId,
+) -> rusqlite::Result<()> {
+    let rowid: Option<i64> = tx
+        .query_row(
+            "SELECT rowid FROM customers WHERE id = ?1",
+            [id.as_str()],
+            |r| r.get(0),
+        )
+        .optional()?;
+    if let Some(rowid) = rowid {
+        tx.execute("DELETE FROM customer_search WHERE rowid = ?1", [rowid])?;
+    }
+    tx.execute("DELETE FROM cards WHERE customer_id = ?1", [id.as_str()])?;
+    tx.execute("DELETE FROM customers WHERE id = ?1", [id.as_str()])?;
+    Ok(())
+}
+
 /// Stores a gift card read from the service at `read_at`.
 pub(crate) fn put_gift_card(
     conn: &Connection,

@@ -35,7 +35,8 @@ pub(crate) struct Gate {
 struct Link {
     connectivity: Connectivity,
     gate: Option<Gate>,
-    skew_warning: bool,
+    /// Till minus service, in seconds, while beyond the allowed difference.
+    skew_beyond: Option<i64>,
 }
 
 /// Shared by everything inside one open counter.
@@ -73,7 +74,7 @@ impl Core {
             link: Mutex::new(Link {
                 connectivity: Connectivity::Unknown,
                 gate: None,
-                skew_warning: false,
+                skew_beyond: None,
             }),
             claimed: Mutex::new(HashSet::new()),
             wake: Notify::new(),
@@ -198,8 +199,9 @@ impl Core {
         // The Date header has whole seconds: allow the limit plus that rounding.
         let warning = skew.abs() > self.config.max_clock_skew + SignedDuration::from_secs(1);
         let mut link = self.link();
-        if link.skew_warning != warning {
-            link.skew_warning = warning;
+        let was_warning = link.skew_beyond.is_some();
+        link.skew_beyond = warning.then_some(skew.as_secs());
+        if was_warning != warning {
             drop(link);
             tracing::warn!(
                 skew_seconds = skew.as_secs(),
@@ -214,7 +216,11 @@ impl Core {
     }
 
     pub(crate) fn clock_warning(&self) -> bool {
-        self.link().skew_warning
+        self.clock_skew().is_some()
+    }
+
+    pub(crate) fn clock_skew(&self) -> Option<i64> {
+        self.link().skew_beyond
     }
 
     /// Stores a write and claims it for the caller in one step: the claim is taken

@@ -22,7 +22,9 @@ use crate::events::{Connectivity, Event};
 use crate::ids::IdSource;
 use crate::lock::OwnerLock;
 use crate::outbox::send::{self, Mode, Report};
-use crate::outbox::{ItemId, ItemState, OutboxItem, QueueCounts, Refusal, Write, store};
+use crate::outbox::{
+    DecisionReason, ItemId, ItemState, OutboxItem, QueueCounts, Refusal, Write, store,
+};
 use crate::payment::{self, AmountError};
 use crate::secrets::{KeyStorage, KeyStore};
 use crate::settings::{self, Settings};
@@ -82,7 +84,7 @@ pub enum ScanOutcome {
         /// The outbox item.
         item: ItemId,
         /// Why.
-        reason: String,
+        reason: DecisionReason,
     },
 }
 
@@ -135,7 +137,7 @@ pub enum PaymentOutcome {
         /// The outbox item.
         item: ItemId,
         /// Why.
-        reason: String,
+        reason: DecisionReason,
     },
 }
 
@@ -167,7 +169,7 @@ pub enum WriteOutcome {
         /// The outbox item.
         item: ItemId,
         /// Why.
-        reason: String,
+        reason: DecisionReason,
     },
 }
 
@@ -357,6 +359,12 @@ impl Counter {
         self.core.clock_warning()
     }
 
+    /// Till minus service, in seconds, while the till's clock is off by more than the
+    /// allowed difference.
+    pub fn clock_skew(&self) -> Option<i64> {
+        self.core.clock_skew()
+    }
+
     /// Stores `write`, then sends it at once if the service is reachable and nothing
     /// for the same card waits before it. Returns the item and what the attempt learnt.
     async fn submit(
@@ -443,7 +451,9 @@ impl Counter {
             }
             ItemState::NeedsDecision => ScanOutcome::NeedsDecision {
                 item: item.id,
-                reason: item.reason.unwrap_or_default(),
+                reason: item
+                    .reason
+                    .expect("an item that needs a decision keeps its reason"),
             },
             ItemState::Queued | ItemState::Sending => ScanOutcome::Queued {
                 item: item.id,
@@ -634,7 +644,9 @@ impl Counter {
             }
             ItemState::NeedsDecision => PaymentOutcome::NeedsDecision {
                 item: item.id,
-                reason: item.reason.unwrap_or_default(),
+                reason: item
+                    .reason
+                    .expect("an item that needs a decision keeps its reason"),
             },
             ItemState::Queued | ItemState::Sending => PaymentOutcome::Queued {
                 item: item.id,
@@ -821,7 +833,9 @@ impl Counter {
             },
             ItemState::NeedsDecision => WriteOutcome::NeedsDecision {
                 item: item.id,
-                reason: item.reason.unwrap_or_default(),
+                reason: item
+                    .reason
+                    .expect("an item that needs a decision keeps its reason"),
             },
             ItemState::Queued | ItemState::Sending => WriteOutcome::Queued { item: item.id },
         })
@@ -877,6 +891,40 @@ impl Counter {
     /// A card by its id, from the cache, with whether writes for it are queued.
     pub fn lookup_card(&self, card: &CardId) -> Result<Option<CardLookup>, Error> {
         Ok(cache::lookup_card(&self.core.db(), card)?)
+    }
+
+    /// A card read from the service now: its customer is read again (or, for a card the
+    /// cache does not know, the customers enrolled since the last sync are fetched; before
+    /// a first sync has finished, nothing more is read), and the cache updated. `None` when the service has no such card (a deleted customer's
+    /// cards are removed from the cache). Writes still queued for the card keep the
+    /// cached figures, as in [`Counter::lookup_card`].
+    pub async fn read_card(&self, card: &CardId) -> Result<Option<CardLookup>, Error> {
+        let client = self.core.client().ok_or(Error::NotConnected)?;
+        let Some(customer) = self
+            .lookup_card(card)?
+            .and_then(|known| known.customer.map(|c| c.id))
+        else {
+            sync::newer(&self.core, &client).await?;
+            return self.lookup_card(card);
+        };
+        match client.customers().get(&customer).await {
+            Ok(read) => {
+                self.core
+                    .observe_answer(read.date, read.rate_limit.as_ref());
+                self.cache_customer(&CustomerView::from(&read.data))?;
+            }
+            Err(err) if err.code() == Some(&loyalty_api::ErrorCode::NotFound) => {
+                let mut db = self.core.db();
+                let tx = db.transaction()?;
+                cache::forget_customer(&tx, &customer)?;
+                tx.commit()?;
+            }
+            Err(err) => {
+                self.core.observe_failure(&err);
+                return Err(err.into());
+            }
+        }
+        self.lookup_card(card)
     }
 
     /// A full sync of customers and cards (resuming an interrupted one); `max_pages`

@@ -24,9 +24,35 @@ pub enum Scanned {
     },
     /// Not something the counter can use.
     NotACard {
-        /// Why, for the cashier.
-        reason: String,
+        /// Why.
+        reason: NotACard,
     },
+}
+
+/// Why an input is not a card; the screens say it in the cashier's language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NotACard {
+    /// Far longer than any card's id or link.
+    TooLong,
+    /// Nothing but spaces and control characters.
+    Empty,
+    /// No id of a loyalty card or gift card in it.
+    NoCard,
+    /// More than one card's id in it.
+    SeveralCards,
+}
+
+impl NotACard {
+    /// Its name, as the screens receive it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::TooLong => "too_long",
+            Self::Empty => "empty",
+            Self::NoCard => "no_card",
+            Self::SeveralCards => "several_cards",
+        }
+    }
 }
 
 const LONGEST_INPUT: usize = 2048;
@@ -39,7 +65,7 @@ fn is_id_char(c: char) -> bool {
 pub fn read(input: &str) -> Scanned {
     if input.len() > LONGEST_INPUT {
         return Scanned::NotACard {
-            reason: "The input is far too long to be a card.".into(),
+            reason: NotACard::TooLong,
         };
     }
     // Scanners add Enter or Tab, people add spaces; none is ever part of an id.
@@ -49,7 +75,7 @@ pub fn read(input: &str) -> Scanned {
         .collect();
     if cleaned.is_empty() {
         return Scanned::NotACard {
-            reason: "Nothing was scanned.".into(),
+            reason: NotACard::Empty,
         };
     }
     let decoded = cleaned.replace("%5F", "_").replace("%5f", "_");
@@ -61,10 +87,10 @@ pub fn read(input: &str) -> Scanned {
     match found.len() {
         1 => found.remove(0),
         0 => Scanned::NotACard {
-            reason: "This is not a loyalty card or a gift card of this business.".into(),
+            reason: NotACard::NoCard,
         },
         _ => Scanned::NotACard {
-            reason: "This holds more than one card; scan one card at a time.".into(),
+            reason: NotACard::SeveralCards,
         },
     }
 }
@@ -146,9 +172,11 @@ mod tests {
 
     #[test]
     fn text_that_is_not_a_card_says_so() {
+        let not_a_card = |reason| Scanned::NotACard { reason };
+        for input in ["", "   \n"] {
+            assert_eq!(read(input), not_a_card(NotACard::Empty), "{input:?}");
+        }
         for input in [
-            "",
-            "   \n",
             "hello",
             "card_",
             "card_short",
@@ -156,17 +184,19 @@ mod tests {
             "https://example.com/",
             "4006381333931",
         ] {
-            assert!(matches!(read(input), Scanned::NotACard { .. }), "{input:?}");
+            assert_eq!(read(input), not_a_card(NotACard::NoCard), "{input:?}");
         }
-        assert!(matches!(read(&"x".repeat(5000)), Scanned::NotACard { .. }));
+        assert_eq!(read(&"x".repeat(5000)), not_a_card(NotACard::TooLong));
     }
 
     #[test]
     fn two_different_cards_in_one_scan_are_refused() {
-        assert!(matches!(
-            read(&format!("{CARD} {GIFT}")),
-            Scanned::NotACard { .. }
-        ));
+        assert_eq!(
+            read(&format!("{CARD}/{GIFT}")),
+            Scanned::NotACard {
+                reason: NotACard::SeveralCards
+            }
+        );
         assert_eq!(read(&format!("{CARD}/{CARD}")), card());
     }
 }

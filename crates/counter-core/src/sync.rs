@@ -161,12 +161,21 @@ pub(crate) async fn full(
 
 /// Stores customers enrolled since the last finished walk (a full sync if none).
 pub(crate) async fn top_up(core: &Core, client: &Client) -> Result<SyncReport, Error> {
+    match newer(core, client).await? {
+        Some(report) => Ok(report),
+        None => full(core, client, None).await,
+    }
+}
+
+/// Stores customers enrolled since the last finished walk; `None` (and nothing read)
+/// when no walk has finished yet.
+pub(crate) async fn newer(core: &Core, client: &Client) -> Result<Option<SyncReport>, Error> {
     let state = load(core)?;
     let Some(known) = state
         .newest_id
         .filter(|_| state.finished || state.last_total.is_some())
     else {
-        return full(core, client, None).await;
+        return Ok(None);
     };
     let mut pages = client.customers().pages(ListParams::new().limit(PAGE));
     let mut stored = 0u64;
@@ -201,9 +210,9 @@ pub(crate) async fn top_up(core: &Core, client: &Client) -> Result<SyncReport, E
             params![LIST, newest],
         )?;
     }
-    Ok(SyncReport {
+    Ok(Some(SyncReport {
         stored,
         cached: cache::customer_count(&core.db())?,
         finished: true,
-    })
+    }))
 }

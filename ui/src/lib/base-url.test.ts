@@ -13,8 +13,8 @@ describe('checkBaseUrl', () => {
     });
   });
 
-  it('refuses plain http to another computer', () => {
-    expect(checkBaseUrl('http://api.example.com').ok).toBe(false);
+  it('refuses plain http to another computer, saying why', () => {
+    expect(checkBaseUrl('http://api.example.com')).toEqual({ ok: false, reason: 'url_plain_http' });
   });
 
   it('refuses an empty address, other schemes and garbage', () => {

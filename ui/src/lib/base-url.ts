@@ -1,6 +1,14 @@
 // Checks the base URL a person types on the Connect screen, before anything is sent.
 
-export type BaseUrlCheck = { ok: true; url: string } | { ok: false; reason: string };
+import type { Key } from './i18n/strings';
+
+/** Why an address is refused, as a sentence of the app's catalogue. */
+export type BaseUrlProblem = Extract<
+  Key,
+  'url_empty' | 'url_not_web' | 'url_scheme' | 'url_plain_http' | 'url_credentials' | 'url_query'
+>;
+
+export type BaseUrlCheck = { ok: true; url: string } | { ok: false; reason: BaseUrlProblem };
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -11,25 +19,25 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
  */
 export function checkBaseUrl(text: string): BaseUrlCheck {
   const trimmed = text.trim();
-  if (trimmed === '') return { ok: false, reason: 'Type the address of the service.' };
+  if (trimmed === '') return { ok: false, reason: 'url_empty' };
 
   let url: URL;
   try {
     url = new URL(trimmed);
   } catch {
-    return { ok: false, reason: 'This is not a web address. It starts with https://' };
+    return { ok: false, reason: 'url_not_web' };
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return { ok: false, reason: 'The address must start with https://' };
+    return { ok: false, reason: 'url_scheme' };
   }
   if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) {
-    return { ok: false, reason: 'Only https:// keeps the key safe on the way. Use https://' };
+    return { ok: false, reason: 'url_plain_http' };
   }
   if (url.username || url.password) {
-    return { ok: false, reason: 'The address must not contain a user name or password.' };
+    return { ok: false, reason: 'url_credentials' };
   }
   if (url.search || url.hash) {
-    return { ok: false, reason: 'The address must not contain ? or #.' };
+    return { ok: false, reason: 'url_query' };
   }
   return { ok: true, url: url.origin + url.pathname.replace(/\/+$/, '') };
 }

@@ -128,7 +128,7 @@ pub struct OutboxItem {
     /// The refusal, when refused by the service.
     pub refusal: Option<Refusal>,
     /// Why a person must decide, when `needs_decision`.
-    pub reason: Option<String>,
+    pub reason: Option<DecisionReason>,
     /// What went wrong on the last failed attempt (kept while it is retried).
     pub last_error: Option<String>,
     /// When it was closed.
@@ -161,6 +161,67 @@ impl std::fmt::Debug for OutboxItem {
             .field("resolution", &self.resolution)
             .field("replaces", &self.replaces)
             .finish()
+    }
+}
+
+/// Why a person must decide what becomes of a write. Stored as JSON; the screens put
+/// it in the cashier's language, and `Display` gives it in English for logs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum DecisionReason {
+    /// It may have reached the service at `first_attempt_at`, more than `hours` ago;
+    /// the service forgets a key after 24 hours, so a resend could record it twice.
+    KeyMayBeForgotten {
+        /// The start of the first attempt that may have arrived.
+        first_attempt_at: Timestamp,
+        /// The till's limit, in hours.
+        hours: i64,
+    },
+    /// The stored body differs from what this version would send under its key.
+    BodyChanged,
+    /// A queued visit was answered `recent_visit`.
+    RecentVisit {
+        /// The card's last visit, as the service gave it.
+        last_visit_at: Option<Timestamp>,
+    },
+    /// The answer could not be read, so the service may have recorded the write.
+    AnswerUnreadable {
+        /// What went wrong, for the details.
+        error: String,
+    },
+}
+
+impl std::fmt::Display for DecisionReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::KeyMayBeForgotten {
+                first_attempt_at,
+                hours,
+            } => write!(
+                f,
+                "This write may have reached the service at {first_attempt_at}, more than \
+                 {hours} hours ago. The service forgets a write's key after 24 hours, so \
+                 sending it again could record it twice. Check the customer's card, then send \
+                 it again or discard it."
+            ),
+            Self::BodyChanged => f.write_str(
+                "This write's stored body no longer matches what this version would send.",
+            ),
+            Self::RecentVisit { last_visit_at } => {
+                let when =
+                    last_visit_at.map_or_else(|| "a moment ago".to_owned(), |t| t.to_string());
+                write!(
+                    f,
+                    "The service says this card's last visit was at {when}, less than 15 \
+                     minutes before. Record another visit, or discard this one."
+                )
+            }
+            Self::AnswerUnreadable { error } => write!(
+                f,
+                "The service's answer could not be read ({error}); it may have recorded this \
+                 write. Check the card, then send it again or discard it."
+            ),
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use std::time::Duration;
 use jiff::Timestamp;
 use loyalty_api::{Client, Decision, Error as ApiError, ErrorCode, Money, is_retryable};
 
-use super::{ItemId, OutboxItem, Refusal, Write, store};
+use super::{DecisionReason, ItemId, OutboxItem, Refusal, Write, store};
 use crate::cache;
 use crate::core::{Core, GateReason};
 use crate::views::{Answer, CustomerView, GiftCardView, PaymentView, ScanResultView};
@@ -136,24 +136,17 @@ pub(crate) async fn send_item(
     if let Some(first) = item.may_have_arrived_at
         && now.duration_since(first) > core.config.forget_after
     {
-        let reason = format!(
-            "This write may have reached the service at {first}, more than {} hours ago. \
-             The service forgets a write's key after 24 hours, so sending it again could \
-             record it twice. Check the customer's card, then send it again or discard it.",
-            core.config.forget_after.as_hours()
-        );
+        let reason = DecisionReason::KeyMayBeForgotten {
+            first_attempt_at: first,
+            hours: core.config.forget_after.as_hours(),
+        };
         store::mark_needs_decision(&core.db(), id, &reason, None)?;
         core.publish_item(id);
         return Ok(report);
     }
     if item.write.body() != item.body {
         // The stored body is the contract: never send something else under its key.
-        store::mark_needs_decision(
-            &core.db(),
-            id,
-            "This write's stored body no longer matches what this version would send.",
-            None,
-        )?;
+        store::mark_needs_decision(&core.db(), id, &DecisionReason::BodyChanged, None)?;
         core.publish_item(id);
         return Ok(report);
     }
@@ -209,14 +202,9 @@ pub(crate) async fn send_item(
                     if mode == Mode::Interactive {
                         store::mark_refused(&core.db(), id, &refusal, core.now())?;
                     } else {
-                        let when = problem
-                            .last_visit_at
-                            .map(|t| t.to_string())
-                            .unwrap_or_else(|| "a moment".into());
-                        let reason = format!(
-                            "The service says this card's last visit was at {when}, less than \
-                             15 minutes before. Record another visit, or discard this one."
-                        );
+                        let reason = DecisionReason::RecentVisit {
+                            last_visit_at: problem.last_visit_at,
+                        };
                         store::mark_needs_decision(&core.db(), id, &reason, Some(&refusal))?;
                     }
                 }
@@ -230,10 +218,9 @@ pub(crate) async fn send_item(
                     core.set_gate(core.config.retry.max_delay, GateReason::Backoff);
                 }
                 _ => {
-                    let reason = format!(
-                        "The service's answer could not be read ({err}); it may have recorded \
-                         this write. Check the card, then send it again or discard it."
-                    );
+                    let reason = DecisionReason::AnswerUnreadable {
+                        error: err.to_string(),
+                    };
                     store::attempt_failed(&core.db(), id, Some(now), &err.to_string())?;
                     store::mark_needs_decision(&core.db(), id, &reason, None)?;
                 }

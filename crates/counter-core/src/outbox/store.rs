@@ -5,7 +5,7 @@ use jiff::Timestamp;
 use loyalty_api::IdempotencyKey;
 use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
 
-use super::{ItemId, ItemState, OutboxItem, QueueCounts, Refusal, Write};
+use super::{DecisionReason, ItemId, ItemState, OutboxItem, QueueCounts, Refusal, Write};
 use crate::views::Answer;
 
 fn ts(t: Timestamp) -> String {
@@ -51,7 +51,11 @@ fn item(row: &Row<'_>) -> rusqlite::Result<OutboxItem> {
             request_id: request_id.clone(),
         }),
         request_id,
-        reason: row.get(14)?,
+        reason: row
+            .get::<_, Option<String>>(14)?
+            .map(|r| serde_json::from_str::<DecisionReason>(&r))
+            .transpose()
+            .map_err(|e| bad(14, e.into()))?,
         last_error: row.get(15)?,
         closed_at: read_ts(row.get(16)?),
         resolution: row.get(17)?,
@@ -269,7 +273,7 @@ pub(crate) fn mark_refused(
 pub(crate) fn mark_needs_decision(
     conn: &Connection,
     id: ItemId,
-    reason: &str,
+    reason: &DecisionReason,
     refusal: Option<&Refusal>,
 ) -> rusqlite::Result<()> {
     conn.execute(
@@ -280,7 +284,7 @@ pub(crate) fn mark_needs_decision(
          WHERE id = ?1",
         params![
             id.0,
-            reason,
+            serde_json::to_string(reason).expect("reasons serialize"),
             refusal.map(|r| r.code.as_str()),
             refusal.and_then(|r| r.detail.as_deref()),
             refusal.and_then(|r| r.request_id.as_deref()),

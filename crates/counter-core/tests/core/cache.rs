@@ -118,3 +118,48 @@ async fn the_active_passes_are_listed_to_enrol_on() {
     assert!(ids.contains(&env.visits_pass.as_str()), "{ids:?}");
     assert!(ids.contains(&env.points_pass.as_str()), "{ids:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_card_read_fresh_shows_what_happened_elsewhere_and_forgets_a_deleted_customer() {
+    let env = Env::start().await;
+    let counter = env.counter().await;
+    counter.sync(None).await.unwrap();
+    let (card, customer) = env.new_card().await;
+
+    // Not cached yet: a fresh read fetches the customers enrolled since the last sync.
+    assert!(counter.lookup_card(&card).unwrap().is_none());
+    let first = counter.read_card(&card).await.unwrap().expect("found");
+    assert_eq!(first.card.points, 0);
+
+    // Another till adds points: the cache still says 0, a fresh read says 40.
+    env.api_post(
+        "/v1/scans",
+        json!({"card_id": card.as_str(), "kind": "points", "amount": 40}),
+    )
+    .await;
+    assert_eq!(counter.lookup_card(&card).unwrap().unwrap().card.points, 0);
+    let fresh = counter.read_card(&card).await.unwrap().expect("found");
+    assert_eq!(fresh.card.points, 40);
+    assert_eq!(counter.lookup_card(&card).unwrap().unwrap().card.points, 40);
+
+    // Deleted elsewhere: gone from the service, so gone from the cache and from search.
+    let name = fresh.customer.unwrap().name.unwrap();
+    env.control(
+        "DELETE",
+        &format!("/_sandbox/customers/{customer}"),
+        json!({}),
+    )
+    .await;
+    assert!(counter.read_card(&card).await.unwrap().is_none());
+    assert!(counter.lookup_card(&card).unwrap().is_none());
+    assert!(counter.search(&name, 5).unwrap().is_empty());
+
+    // A card no one has: None, not an error.
+    assert!(
+        counter
+            .read_card(&CardId::new("card_nobody"))
+            .await
+            .unwrap()
+            .is_none()
+    );
+}

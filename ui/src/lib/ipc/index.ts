@@ -2,6 +2,7 @@
 // never call `invoke` themselves, so every command has one typed signature here.
 import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
+import type { AnswerView } from './bindings/AnswerView';
 import type { AppInfo } from './bindings/AppInfo';
 import type { CardPanel } from './bindings/CardPanel';
 import type { CommandError } from './bindings/CommandError';
@@ -15,12 +16,15 @@ import type { PassPanel } from './bindings/PassPanel';
 import type { PaymentReply } from './bindings/PaymentReply';
 import type { QueueItemView } from './bindings/QueueItemView';
 import type { QueueStatus } from './bindings/QueueStatus';
+import type { ReasonView } from './bindings/ReasonView';
 import type { RefusalView } from './bindings/RefusalView';
 import type { ScanRead } from './bindings/ScanRead';
 import type { ScanReply } from './bindings/ScanReply';
 import type { SyncView } from './bindings/SyncView';
+import type { WriteView } from './bindings/WriteView';
 
 export type {
+  AnswerView,
   AppInfo,
   CardPanel,
   CommandError,
@@ -34,10 +38,12 @@ export type {
   PaymentReply,
   QueueItemView,
   QueueStatus,
+  ReasonView,
   RefusalView,
   ScanRead,
   ScanReply,
   SyncView,
+  WriteView,
 };
 
 /** What a cashier does with a loyalty card. */
@@ -71,6 +77,11 @@ export function queueStatus(): Promise<QueueStatus> {
 /** Reads scanner or keyboard input through the core's scanner rules. */
 export function readScan(input: string): Promise<ScanRead> {
   return call<ScanRead>('read_scan', { input });
+}
+
+/** A card read from the service now; null when the service no longer has it. */
+export function readCard(cardId: string): Promise<CardPanel | null> {
+  return call<CardPanel | null>('card', { cardId });
 }
 
 /** Records a visit, points (negative deducts) or a redemption. */

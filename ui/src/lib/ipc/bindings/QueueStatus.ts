@@ -15,4 +15,8 @@ queued: number,
 /**
  * Writes that need a person's decision.
  */
-needs_decision: number, };
+needs_decision: number, 
+/**
+ * Till minus service, in seconds, while the till's clock is off by too much.
+ */
+clock_skew_seconds: number | null, };

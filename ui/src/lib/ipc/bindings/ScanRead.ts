@@ -18,6 +18,6 @@ known: CardPanel | null, } | { "type": "gift_card",
  */
 id: string, } | { "type": "not_a_card", 
 /**
- * Why, for the cashier.
+ * Why: too_long, empty, no_card or several_cards.
  */
 reason: string, };

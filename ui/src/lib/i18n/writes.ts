@@ -1,0 +1,74 @@
+// The queue's writes, answers and reasons, and the scanner's refusals, in the
+// cashier's language. The Rust side sends data (ts-rs types); the words live here.
+import type { AnswerView, ReasonView, WriteView } from '../ipc';
+import { dateTime } from '../time';
+import type { Lang } from './problems';
+import { tr } from './strings';
+
+/** What a write does, in one line. */
+export function describeWrite(what: WriteView, lang: Lang): string {
+  switch (what.kind) {
+    case 'scan': {
+      const card = what.card_id;
+      if (what.action === 'visit') return tr(lang, what.repeat ? 'what_repeat_visit' : 'what_visit', { card });
+      if (what.action === 'redeem') return tr(lang, 'what_redeem', { card });
+      const n = Number(what.amount ?? 0);
+      return tr(lang, n < 0 ? 'what_points_deduct' : 'what_points_add', { n: Math.abs(n), card });
+    }
+    case 'payment': {
+      const line = tr(lang, 'what_payment', { amount: what.amount, currency: what.currency, card: what.gift_card_id });
+      return what.reference ? `${line} · ${tr(lang, 'what_reference', { reference: what.reference })}` : line;
+    }
+    case 'enrol':
+      return tr(lang, 'what_enrol', { name: what.name, email: what.email });
+    case 'issue_gift_card':
+      return tr(lang, 'what_issue', { amount: what.amount, currency: what.currency, name: what.recipient_name });
+    case 'other':
+      return tr(lang, 'what_other');
+  }
+}
+
+/** The service's answer to a write that went through. */
+export function describeAnswer(answer: AnswerView, lang: Lang): string {
+  switch (answer.kind) {
+    case 'scan':
+      return tr(lang, 'answer_scan', { visits: answer.visits, points: answer.points, rewards: answer.rewards_available });
+    case 'payment':
+      return tr(lang, 'answer_payment', { amount: answer.amount, currency: answer.currency, balance: answer.balance_after });
+    case 'customer':
+      return tr(lang, 'answer_customer', { id: answer.id });
+    case 'gift_card':
+      return tr(lang, 'answer_gift_card', { id: answer.id });
+    case 'other':
+      return tr(lang, 'answer_other');
+  }
+}
+
+/** Why a person must decide. */
+export function describeReason(reason: ReasonView, lang: Lang): string {
+  switch (reason.kind) {
+    case 'key_may_be_forgotten':
+      return tr(lang, 'reason_key_may_be_forgotten', { when: dateTime(reason.first_attempt_at, lang), hours: reason.hours });
+    case 'body_changed':
+      return tr(lang, 'reason_body_changed');
+    case 'recent_visit':
+      return reason.last_visit_at
+        ? tr(lang, 'reason_recent_visit', { when: dateTime(reason.last_visit_at, lang) })
+        : tr(lang, 'reason_recent_visit_unknown');
+    case 'answer_unreadable':
+      return tr(lang, 'reason_answer_unreadable');
+  }
+}
+
+const notACard = {
+  too_long: 'not_a_card_too_long',
+  empty: 'not_a_card_empty',
+  no_card: 'not_a_card_no_card',
+  several_cards: 'not_a_card_several_cards',
+} as const;
+
+/** Why a scan is not a card (the scanner's reason code). */
+export function describeNotACard(reason: string, lang: Lang): string {
+  const key = notACard[reason as keyof typeof notACard];
+  return key ? tr(lang, key) : tr(lang, 'not_a_card');
+}
