@@ -14,262 +14,105 @@ use crate::request_id;
 /// Where the `type` URLs of problems point: `{SITE_URL}/developers/errors#<code>`.
 pub const SITE_URL: &str = "https://loyalty-counter.example";
 
-/// Every problem code the server sends, with its HTTP status.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(missing_docs)]
-pub enum Code {
-    AuthenticationRequired,
-    InvalidApiKey,
-    ApiKeyRevoked,
-    ApiKeyExpired,
-    NotSupportedYet,
-    PlanRequired,
-    KeyModeMismatch,
-    InsufficientScope,
-    Forbidden,
-    NotFound,
-    MethodNotAllowed,
-    InvalidCursor,
-    InvalidParameter,
-    ValidationFailed,
-    IdempotencyKeyRequired,
-    IdempotencyKeyReused,
-    IdempotencyInProgress,
-    CustomerExists,
-    CustomerLimitReached,
-    CardNotActive,
-    InsufficientBalance,
-    NoRewardAvailable,
-    ScanRefused,
-    CurrencyMismatch,
-    GiftCardNotClaimed,
-    GiftCardCancelled,
-    GiftCardDepleted,
-    PassRequired,
-    RecentVisit,
-    UndoWindowPassed,
-    NothingToUndo,
-    InvalidRequest,
-    RateLimited,
-    ServiceUnavailable,
-    InternalError,
-    BroadcastNotInPlan,
-    BroadcastQuotaReached,
-    ConfirmationTokenInvalid,
-    ConfirmationTokenExpired,
-    ConfirmationTokenUsed,
-    ConfirmationPayloadChanged,
-    ConfirmationAudienceChanged,
-    ConfirmationPrincipalMismatch,
-    ConfirmationBusinessMismatch,
-    BroadcastAlreadySent,
+/// Declares [`Code`] from one table: each code once, with its text, status and title.
+///
+/// Everything about a code is in its row, so a new code cannot be added with its
+/// text but without its status (or left out of [`Code::from_text`]).
+macro_rules! codes {
+    ($( $variant:ident = $text:literal, $status:ident, $title:literal; )+) => {
+        /// Every problem code the server sends, with its HTTP status.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum Code {
+            $(
+                #[doc = concat!("`", $text, "`: ", $title, ".")]
+                $variant,
+            )+
+        }
+
+        impl Code {
+            /// Every code, in the table's order.
+            #[cfg(test)]
+            const ALL: &[Code] = &[$(Code::$variant),+];
+
+            /// The stable text clients branch on.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $( Code::$variant => $text, )+
+                }
+            }
+
+            /// The HTTP status of the code.
+            pub fn status(self) -> StatusCode {
+                match self {
+                    $( Code::$variant => StatusCode::$status, )+
+                }
+            }
+
+            /// A short human title; clients never branch on it.
+            pub fn title(self) -> &'static str {
+                match self {
+                    $( Code::$variant => $title, )+
+                }
+            }
+
+            /// Looks a code up by its text (used by injected faults); unknown texts are kept as is.
+            pub fn from_text(text: &str) -> Option<Code> {
+                match text {
+                    $( $text => Some(Code::$variant), )+
+                    _ => None,
+                }
+            }
+        }
+    };
 }
 
-impl Code {
-    /// The stable text clients branch on.
-    pub fn as_str(self) -> &'static str {
-        use Code::*;
-        match self {
-            AuthenticationRequired => "authentication_required",
-            InvalidApiKey => "invalid_api_key",
-            ApiKeyRevoked => "api_key_revoked",
-            ApiKeyExpired => "api_key_expired",
-            NotSupportedYet => "not_supported_yet",
-            PlanRequired => "plan_required",
-            KeyModeMismatch => "key_mode_mismatch",
-            InsufficientScope => "insufficient_scope",
-            Forbidden => "forbidden",
-            NotFound => "not_found",
-            MethodNotAllowed => "method_not_allowed",
-            InvalidCursor => "invalid_cursor",
-            InvalidParameter => "invalid_parameter",
-            ValidationFailed => "validation_failed",
-            IdempotencyKeyRequired => "idempotency_key_required",
-            IdempotencyKeyReused => "idempotency_key_reused",
-            IdempotencyInProgress => "idempotency_in_progress",
-            CustomerExists => "customer_exists",
-            CustomerLimitReached => "customer_limit_reached",
-            CardNotActive => "card_not_active",
-            InsufficientBalance => "insufficient_balance",
-            NoRewardAvailable => "no_reward_available",
-            ScanRefused => "scan_refused",
-            CurrencyMismatch => "currency_mismatch",
-            GiftCardNotClaimed => "gift_card_not_claimed",
-            GiftCardCancelled => "gift_card_cancelled",
-            GiftCardDepleted => "gift_card_depleted",
-            PassRequired => "pass_required",
-            RecentVisit => "recent_visit",
-            UndoWindowPassed => "undo_window_passed",
-            NothingToUndo => "nothing_to_undo",
-            InvalidRequest => "invalid_request",
-            RateLimited => "rate_limited",
-            ServiceUnavailable => "service_unavailable",
-            InternalError => "internal_error",
-            BroadcastNotInPlan => "broadcast_not_in_plan",
-            BroadcastQuotaReached => "broadcast_quota_reached",
-            ConfirmationTokenInvalid => "confirmation_token_invalid",
-            ConfirmationTokenExpired => "confirmation_token_expired",
-            ConfirmationTokenUsed => "confirmation_token_used",
-            ConfirmationPayloadChanged => "confirmation_payload_changed",
-            ConfirmationAudienceChanged => "confirmation_audience_changed",
-            ConfirmationPrincipalMismatch => "confirmation_principal_mismatch",
-            ConfirmationBusinessMismatch => "confirmation_business_mismatch",
-            BroadcastAlreadySent => "broadcast_already_sent",
-        }
-    }
-
-    /// The HTTP status of the code.
-    pub fn status(self) -> StatusCode {
-        use Code::*;
-        match self {
-            AuthenticationRequired
-            | InvalidApiKey
-            | ApiKeyRevoked
-            | ApiKeyExpired
-            | NotSupportedYet => StatusCode::UNAUTHORIZED,
-            PlanRequired | KeyModeMismatch | InsufficientScope | Forbidden
-            | CustomerLimitReached => StatusCode::FORBIDDEN,
-            NotFound => StatusCode::NOT_FOUND,
-            MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-            InvalidCursor | InvalidParameter | IdempotencyKeyRequired | InvalidRequest => {
-                StatusCode::BAD_REQUEST
-            }
-            ValidationFailed | IdempotencyKeyReused | CurrencyMismatch => {
-                StatusCode::UNPROCESSABLE_ENTITY
-            }
-            IdempotencyInProgress
-            | CustomerExists
-            | CardNotActive
-            | InsufficientBalance
-            | NoRewardAvailable
-            | ScanRefused
-            | GiftCardNotClaimed
-            | GiftCardCancelled
-            | GiftCardDepleted
-            | PassRequired
-            | RecentVisit
-            | UndoWindowPassed
-            | NothingToUndo => StatusCode::CONFLICT,
-            RateLimited => StatusCode::TOO_MANY_REQUESTS,
-            ServiceUnavailable => StatusCode::SERVICE_UNAVAILABLE,
-            InternalError => StatusCode::INTERNAL_SERVER_ERROR,
-            BroadcastNotInPlan => StatusCode::FORBIDDEN,
-            BroadcastQuotaReached => StatusCode::FORBIDDEN,
-            ConfirmationTokenInvalid => StatusCode::BAD_REQUEST,
-            ConfirmationTokenExpired => StatusCode::GONE,
-            ConfirmationTokenUsed => StatusCode::CONFLICT,
-            ConfirmationPayloadChanged => StatusCode::UNPROCESSABLE_ENTITY,
-            ConfirmationAudienceChanged => StatusCode::CONFLICT,
-            ConfirmationPrincipalMismatch => StatusCode::FORBIDDEN,
-            ConfirmationBusinessMismatch => StatusCode::FORBIDDEN,
-            BroadcastAlreadySent => StatusCode::CONFLICT,
-        }
-    }
-
-    /// A short human title; clients never branch on it.
-    pub fn title(self) -> &'static str {
-        use Code::*;
-        match self {
-            AuthenticationRequired => "Authentication required",
-            InvalidApiKey => "Invalid API key",
-            ApiKeyRevoked => "API key revoked",
-            ApiKeyExpired => "API key expired",
-            NotSupportedYet => "Not supported yet",
-            PlanRequired => "Enterprise plan required",
-            KeyModeMismatch => "Key used in the wrong place",
-            InsufficientScope => "Insufficient scope",
-            Forbidden => "Forbidden",
-            NotFound => "Not found",
-            MethodNotAllowed => "Method not allowed",
-            InvalidCursor => "Invalid cursor",
-            InvalidParameter => "Invalid parameter",
-            ValidationFailed => "Validation failed",
-            IdempotencyKeyRequired => "Idempotency-Key required",
-            IdempotencyKeyReused => "Idempotency-Key reused",
-            IdempotencyInProgress => "Request with this Idempotency-Key in progress",
-            CustomerExists => "Customer exists",
-            CustomerLimitReached => "Customer limit reached",
-            CardNotActive => "Card not active",
-            InsufficientBalance => "Insufficient balance",
-            NoRewardAvailable => "No reward available",
-            ScanRefused => "Scan refused",
-            CurrencyMismatch => "Currency mismatch",
-            GiftCardNotClaimed => "Gift card not claimed",
-            GiftCardCancelled => "Gift card cancelled",
-            GiftCardDepleted => "Gift card depleted",
-            PassRequired => "Pass required",
-            RecentVisit => "Recent visit",
-            UndoWindowPassed => "Undo window passed",
-            NothingToUndo => "Nothing to undo",
-            InvalidRequest => "Invalid request",
-            RateLimited => "Rate limited",
-            ServiceUnavailable => "Service unavailable",
-            InternalError => "Internal error",
-            BroadcastNotInPlan => "Messages not in plan",
-            BroadcastQuotaReached => "Monthly messages used",
-            ConfirmationTokenInvalid => "Invalid confirmation token",
-            ConfirmationTokenExpired => "Confirmation token expired",
-            ConfirmationTokenUsed => "Confirmation token used",
-            ConfirmationPayloadChanged => "Message differs from the preview",
-            ConfirmationAudienceChanged => "Audience larger than previewed",
-            ConfirmationPrincipalMismatch => "Token issued to another key",
-            ConfirmationBusinessMismatch => "Token issued for another business",
-            BroadcastAlreadySent => "Message already sent",
-        }
-    }
-
-    /// Looks a code up by its text (used by injected faults); unknown texts are kept as is.
-    pub fn from_text(text: &str) -> Option<Code> {
-        use Code::*;
-        const ALL: [Code; 45] = [
-            AuthenticationRequired,
-            InvalidApiKey,
-            ApiKeyRevoked,
-            ApiKeyExpired,
-            NotSupportedYet,
-            PlanRequired,
-            KeyModeMismatch,
-            InsufficientScope,
-            Forbidden,
-            NotFound,
-            MethodNotAllowed,
-            InvalidCursor,
-            InvalidParameter,
-            ValidationFailed,
-            IdempotencyKeyRequired,
-            IdempotencyKeyReused,
-            IdempotencyInProgress,
-            CustomerExists,
-            CustomerLimitReached,
-            CardNotActive,
-            InsufficientBalance,
-            NoRewardAvailable,
-            ScanRefused,
-            CurrencyMismatch,
-            GiftCardNotClaimed,
-            GiftCardCancelled,
-            GiftCardDepleted,
-            PassRequired,
-            RecentVisit,
-            UndoWindowPassed,
-            NothingToUndo,
-            InvalidRequest,
-            RateLimited,
-            ServiceUnavailable,
-            InternalError,
-            BroadcastNotInPlan,
-            BroadcastQuotaReached,
-            ConfirmationTokenInvalid,
-            ConfirmationTokenExpired,
-            ConfirmationTokenUsed,
-            ConfirmationPayloadChanged,
-            ConfirmationAudienceChanged,
-            ConfirmationPrincipalMismatch,
-            ConfirmationBusinessMismatch,
-            BroadcastAlreadySent,
-        ];
-        ALL.into_iter().find(|c| c.as_str() == text)
-    }
+// Variant = "code text", HTTP status, "Title";
+codes! {
+    AuthenticationRequired = "authentication_required", UNAUTHORIZED, "Authentication required";
+    InvalidApiKey = "invalid_api_key", UNAUTHORIZED, "Invalid API key";
+    ApiKeyRevoked = "api_key_revoked", UNAUTHORIZED, "API key revoked";
+    ApiKeyExpired = "api_key_expired", UNAUTHORIZED, "API key expired";
+    NotSupportedYet = "not_supported_yet", UNAUTHORIZED, "Not supported yet";
+    PlanRequired = "plan_required", FORBIDDEN, "Enterprise plan required";
+    KeyModeMismatch = "key_mode_mismatch", FORBIDDEN, "Key used in the wrong place";
+    InsufficientScope = "insufficient_scope", FORBIDDEN, "Insufficient scope";
+    Forbidden = "forbidden", FORBIDDEN, "Forbidden";
+    NotFound = "not_found", NOT_FOUND, "Not found";
+    MethodNotAllowed = "method_not_allowed", METHOD_NOT_ALLOWED, "Method not allowed";
+    InvalidCursor = "invalid_cursor", BAD_REQUEST, "Invalid cursor";
+    InvalidParameter = "invalid_parameter", BAD_REQUEST, "Invalid parameter";
+    ValidationFailed = "validation_failed", UNPROCESSABLE_ENTITY, "Validation failed";
+    IdempotencyKeyRequired = "idempotency_key_required", BAD_REQUEST, "Idempotency-Key required";
+    IdempotencyKeyReused = "idempotency_key_reused", UNPROCESSABLE_ENTITY, "Idempotency-Key reused";
+    IdempotencyInProgress = "idempotency_in_progress", CONFLICT, "Request with this Idempotency-Key in progress";
+    CustomerExists = "customer_exists", CONFLICT, "Customer exists";
+    CustomerLimitReached = "customer_limit_reached", FORBIDDEN, "Customer limit reached";
+    CardNotActive = "card_not_active", CONFLICT, "Card not active";
+    InsufficientBalance = "insufficient_balance", CONFLICT, "Insufficient balance";
+    NoRewardAvailable = "no_reward_available", CONFLICT, "No reward available";
+    ScanRefused = "scan_refused", CONFLICT, "Scan refused";
+    CurrencyMismatch = "currency_mismatch", UNPROCESSABLE_ENTITY, "Currency mismatch";
+    GiftCardNotClaimed = "gift_card_not_claimed", CONFLICT, "Gift card not claimed";
+    GiftCardCancelled = "gift_card_cancelled", CONFLICT, "Gift card cancelled";
+    GiftCardDepleted = "gift_card_depleted", CONFLICT, "Gift card depleted";
+    PassRequired = "pass_required", CONFLICT, "Pass required";
+    RecentVisit = "recent_visit", CONFLICT, "Recent visit";
+    UndoWindowPassed = "undo_window_passed", CONFLICT, "Undo window passed";
+    NothingToUndo = "nothing_to_undo", CONFLICT, "Nothing to undo";
+    InvalidRequest = "invalid_request", BAD_REQUEST, "Invalid request";
+    RateLimited = "rate_limited", TOO_MANY_REQUESTS, "Rate limited";
+    ServiceUnavailable = "service_unavailable", SERVICE_UNAVAILABLE, "Service unavailable";
+    InternalError = "internal_error", INTERNAL_SERVER_ERROR, "Internal error";
+    BroadcastNotInPlan = "broadcast_not_in_plan", FORBIDDEN, "Messages not in plan";
+    BroadcastQuotaReached = "broadcast_quota_reached", FORBIDDEN, "Monthly messages used";
+    ConfirmationTokenInvalid = "confirmation_token_invalid", BAD_REQUEST, "Invalid confirmation token";
+    ConfirmationTokenExpired = "confirmation_token_expired", GONE, "Confirmation token expired";
+    ConfirmationTokenUsed = "confirmation_token_used", CONFLICT, "Confirmation token used";
+    ConfirmationPayloadChanged = "confirmation_payload_changed", UNPROCESSABLE_ENTITY, "Message differs from the preview";
+    ConfirmationAudienceChanged = "confirmation_audience_changed", CONFLICT, "Audience larger than previewed";
+    ConfirmationPrincipalMismatch = "confirmation_principal_mismatch", FORBIDDEN, "Token issued to another key";
+    ConfirmationBusinessMismatch = "confirmation_business_mismatch", FORBIDDEN, "Token issued for another business";
+    BroadcastAlreadySent = "broadcast_already_sent", CONFLICT, "Message already sent";
 }
 
 /// One item of a validation_failed answer's `errors` member.
@@ -472,5 +315,28 @@ pub fn problem_response(problem: &Problem, request_id: &str) -> Response {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         problem_response(&self.problem(), &request_id::current())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_reads_back_from_its_own_text() {
+        for &code in Code::ALL {
+            assert_eq!(Code::from_text(code.as_str()), Some(code), "{code:?}");
+        }
+        assert_eq!(Code::from_text("teapot"), None);
+    }
+
+    #[test]
+    fn a_refusal_carries_its_codes_status_text_and_title() {
+        let ApiError::Refused(p) = ApiError::new(Code::RecentVisit, "Too soon.") else {
+            panic!("new builds a refusal");
+        };
+        assert_eq!(p.status, StatusCode::CONFLICT);
+        assert_eq!(p.code, "recent_visit");
+        assert_eq!(p.title, "Recent visit");
     }
 }

@@ -5,17 +5,24 @@
 //! (their canonical text: sorted `name=value` pairs), so any other use answers
 //! 400 invalid_cursor. A repeated parameter, a bad `limit` or a bad filter value
 //! answers 400 invalid_parameter naming it. Unknown parameters are ignored.
+//!
+//! [`ListRequest::respond`] is the whole of a list route; a route names only its
+//! list, filters, store query and rendering.
 
 use std::collections::BTreeMap;
 
-use axum::extract::Query;
+use axum::Json;
+use axum::extract::{FromRequestParts, Query};
 use axum::http::Uri;
+use axum::http::request::Parts;
+use rusqlite::Connection;
 use serde_json::{Value, json};
 
 use super::auth::Caller;
 use crate::cursor::{self, Binding};
 use crate::error::{ApiError, ApiResult, Code};
 use crate::state::AppState;
+use crate::store::Scope;
 use crate::store::list::{Page, PageRequest};
 
 /// Default page size.
@@ -176,5 +183,53 @@ impl ListParams {
             "has_more": next_cursor.is_some(),
             "next_cursor": next_cursor,
         })
+    }
+}
+
+/// What every list route starts from: the state, the authenticated caller (extracting
+/// it runs the [`Caller`] checks) and the request's query.
+#[derive(Debug)]
+pub struct ListRequest {
+    state: AppState,
+    caller: Caller,
+    uri: Uri,
+}
+
+impl FromRequestParts<AppState> for ListRequest {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let caller = Caller::from_request_parts(parts, state).await?;
+        Ok(ListRequest {
+            state: state.clone(),
+            caller,
+            uri: parts.uri.clone(),
+        })
+    }
+}
+
+impl ListRequest {
+    /// Answers the list `list`: parses the query against its filter `specs`, reads one
+    /// page in the caller's business and place, and renders each item.
+    ///
+    /// `read` is given the parsed parameters (to take the filters in use) and returns
+    /// the store query that runs on the database.
+    pub async fn respond<T, R>(
+        self,
+        list: &'static str,
+        specs: &[FilterSpec],
+        render: impl Fn(&T) -> Value,
+        read: impl FnOnce(&ListParams) -> R,
+    ) -> ApiResult<Json<Value>>
+    where
+        T: Send + 'static,
+        R: FnOnce(&Connection, &Scope, &PageRequest) -> ApiResult<Page<T>> + Send + 'static,
+    {
+        let ListRequest { state, caller, uri } = self;
+        let params = ListParams::parse(&state, &caller, &uri, list, specs)?;
+        let read = read(&params);
+        let (scope, page) = (caller.scope(), params.page.clone());
+        let page = state.db().read(move |c| read(c, &scope, &page)).await?;
+        Ok(Json(params.answer(&state, page, render)))
     }
 }

@@ -2,11 +2,10 @@
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::Uri;
 use serde_json::{Value, json};
 
 use super::auth::Caller;
-use super::list::{FilterSpec, ListParams};
+use super::list::{FilterSpec, ListRequest};
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
 use crate::store::business::plan_name;
@@ -38,21 +37,14 @@ const PASS_FILTERS: &[FilterSpec] = &[FilterSpec {
     params(crate::openapi::Page, ("status" = Option<String>, Query, description = "`active` or `archived`.")),
     responses((status = 200, description = "Passes, active and archived.", body = crate::openapi::PassList),
         (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
-pub async fn list_passes(
-    State(state): State<AppState>,
-    caller: Caller,
-    uri: Uri,
-) -> ApiResult<Json<Value>> {
-    let params = ListParams::parse(&state, &caller, &uri, "passes", PASS_FILTERS)?;
-    let filters = passes::Filters {
-        status: params.filter("status"),
-    };
-    let (scope, page) = (caller.scope(), params.page.clone());
-    let page = state
-        .db()
-        .read(move |c| passes::list(c, &scope, &filters, &page))
-        .await?;
-    Ok(Json(params.answer(&state, page, passes::Pass::to_json)))
+pub async fn list_passes(list: ListRequest) -> ApiResult<Json<Value>> {
+    list.respond("passes", PASS_FILTERS, passes::Pass::to_json, |params| {
+        let filters = passes::Filters {
+            status: params.filter("status"),
+        };
+        move |c, scope, page| passes::list(c, scope, &filters, page)
+    })
+    .await
 }
 
 /// GET /v1/passes/{id}.
@@ -95,26 +87,20 @@ const CUSTOMER_FILTERS: &[FilterSpec] = &[
         ("pass_id" = Option<String>, Query, description = "Only this pass's customers.")),
     responses((status = 200, description = "Customers with their cards; deleted ones excluded.", body = crate::openapi::CustomerList),
         (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
-pub async fn list_customers(
-    State(state): State<AppState>,
-    caller: Caller,
-    uri: Uri,
-) -> ApiResult<Json<Value>> {
-    let params = ListParams::parse(&state, &caller, &uri, "customers", CUSTOMER_FILTERS)?;
-    let filters = customers::Filters {
-        email: params.filter("email"),
-        pass_id: params.filter("pass_id"),
-    };
-    let (scope, page) = (caller.scope(), params.page.clone());
-    let page = state
-        .db()
-        .read(move |c| customers::list(c, &scope, &filters, &page))
-        .await?;
-    Ok(Json(params.answer(
-        &state,
-        page,
+pub async fn list_customers(list: ListRequest) -> ApiResult<Json<Value>> {
+    list.respond(
+        "customers",
+        CUSTOMER_FILTERS,
         customers::Customer::to_json,
-    )))
+        |params| {
+            let filters = customers::Filters {
+                email: params.filter("email"),
+                pass_id: params.filter("pass_id"),
+            };
+            move |c, scope, page| customers::list(c, scope, &filters, page)
+        },
+    )
+    .await
 }
 
 /// GET /v1/customers/{id}: deleted customers answer 404 like unknown ones.
@@ -157,26 +143,20 @@ const SCAN_FILTERS: &[FilterSpec] = &[
         ("kind" = Option<String>, Query, description = "`visit` or `points`.")),
     responses((status = 200, description = "Visits and points scans.", body = crate::openapi::ScanList),
         (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
-pub async fn list_scans(
-    State(state): State<AppState>,
-    caller: Caller,
-    uri: Uri,
-) -> ApiResult<Json<Value>> {
-    let params = ListParams::parse(&state, &caller, &uri, "scans", SCAN_FILTERS)?;
-    let filters = scans::Filters {
-        customer_id: params.filter("customer_id"),
-        kind: params.filter("kind"),
-    };
-    let (scope, page) = (caller.scope(), params.page.clone());
-    let page = state
-        .db()
-        .read(move |c| scans::list(c, &scope, &filters, &page))
-        .await?;
-    Ok(Json(params.answer(
-        &state,
-        page,
+pub async fn list_scans(list: ListRequest) -> ApiResult<Json<Value>> {
+    list.respond(
+        "scans",
+        SCAN_FILTERS,
         scans::ScanRecord::to_json,
-    )))
+        |params| {
+            let filters = scans::Filters {
+                customer_id: params.filter("customer_id"),
+                kind: params.filter("kind"),
+            };
+            move |c, scope, page| scans::list(c, scope, &filters, page)
+        },
+    )
+    .await
 }
 
 /// GET /v1/locations.
@@ -184,22 +164,11 @@ pub async fn list_scans(
     params(crate::openapi::Page),
     responses((status = 200, description = "Locations, inactive ones included.", body = crate::openapi::LocationList),
         (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
-pub async fn list_locations(
-    State(state): State<AppState>,
-    caller: Caller,
-    uri: Uri,
-) -> ApiResult<Json<Value>> {
-    let params = ListParams::parse(&state, &caller, &uri, "locations", &[])?;
-    let (scope, page) = (caller.scope(), params.page.clone());
-    let page = state
-        .db()
-        .read(move |c| locations::list(c, &scope, &page))
-        .await?;
-    Ok(Json(params.answer(
-        &state,
-        page,
-        locations::Location::to_json,
-    )))
+pub async fn list_locations(list: ListRequest) -> ApiResult<Json<Value>> {
+    list.respond("locations", &[], locations::Location::to_json, |_| {
+        locations::list
+    })
+    .await
 }
 
 /// GET /v1/referrals.
@@ -207,22 +176,11 @@ pub async fn list_locations(
     params(crate::openapi::Page),
     responses((status = 200, description = "Referrals.", body = crate::openapi::ReferralList),
         (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
-pub async fn list_referrals(
-    State(state): State<AppState>,
-    caller: Caller,
-    uri: Uri,
-) -> ApiResult<Json<Value>> {
-    let params = ListParams::parse(&state, &caller, &uri, "referrals", &[])?;
-    let (scope, page) = (caller.scope(), params.page.clone());
-    let page = state
-        .db()
-        .read(move |c| referrals::list(c, &scope, &page))
-        .await?;
-    Ok(Json(params.answer(
-        &state,
-        page,
-        referrals::Referral::to_json,
-    )))
+pub async fn list_referrals(list: ListRequest) -> ApiResult<Json<Value>> {
+    list.respond("referrals", &[], referrals::Referral::to_json, |_| {
+        referrals::list
+    })
+    .await
 }
 
 const GIFT_CARD_FILTERS: &[FilterSpec] = &[FilterSpec {
@@ -235,21 +193,19 @@ const GIFT_CARD_FILTERS: &[FilterSpec] = &[FilterSpec {
     params(crate::openapi::Page, ("status" = Option<String>, Query, description = "`issued`, `active`, `depleted` or `cancelled`.")),
     responses((status = 200, description = "Gift cards, test cards flagged.", body = crate::openapi::GiftCardList),
         (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
-pub async fn list_gift_cards(
-    State(state): State<AppState>,
-    caller: Caller,
-    uri: Uri,
-) -> ApiResult<Json<Value>> {
-    let params = ListParams::parse(&state, &caller, &uri, "gift_cards", GIFT_CARD_FILTERS)?;
-    let filters = gift_cards::Filters {
-        status: params.filter("status"),
-    };
-    let (scope, page) = (caller.scope(), params.page.clone());
-    let page = state
-        .db()
-        .read(move |c| gift_cards::list(c, &scope, &filters, &page))
-        .await?;
-    Ok(Json(params.answer(&state, page, |g| g.to_json(None))))
+pub async fn list_gift_cards(list: ListRequest) -> ApiResult<Json<Value>> {
+    list.respond(
+        "gift_cards",
+        GIFT_CARD_FILTERS,
+        |g: &gift_cards::GiftCard| g.to_json(None),
+        |params| {
+            let filters = gift_cards::Filters {
+                status: params.filter("status"),
+            };
+            move |c, scope, page| gift_cards::list(c, scope, &filters, page)
+        },
+    )
+    .await
 }
 
 /// GET /v1/gift_cards/{id}: with the newest 20 ledger entries and `transactions_has_more`.
@@ -286,20 +242,13 @@ pub async fn get_gift_card(
     params(crate::openapi::Page),
     responses((status = 200, description = "The business's webhook endpoints.", body = crate::openapi::WebhookEndpointList),
         (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
-pub async fn list_webhook_endpoints(
-    State(state): State<AppState>,
-    caller: Caller,
-    uri: Uri,
-) -> ApiResult<Json<Value>> {
-    let params = ListParams::parse(&state, &caller, &uri, "webhook_endpoints", &[])?;
-    let (business, page) = (caller.business.id.clone(), params.page.clone());
-    let page = state
-        .db()
-        .read(move |c| webhooks::list(c, &business, &page))
-        .await?;
-    Ok(Json(params.answer(
-        &state,
-        page,
+pub async fn list_webhook_endpoints(list: ListRequest) -> ApiResult<Json<Value>> {
+    // Endpoints belong to the business, not to a place.
+    list.respond(
+        "webhook_endpoints",
+        &[],
         webhooks::Endpoint::to_json,
-    )))
+        |_| |c, scope, page| webhooks::list(c, &scope.business_id, page),
+    )
+    .await
 }

@@ -363,6 +363,16 @@ pub fn count_in(conn: &Connection, scope: &Scope, start_ms: i64, end_ms: i64) ->
     )?)
 }
 
+/// Whether a scheduled message's time has come: what [`due`] would find, without
+/// reading it.
+pub fn any_due(conn: &Connection, now_ms: i64) -> ApiResult<bool> {
+    Ok(conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM broadcasts WHERE status = 'scheduled' AND scheduled_at <= ?1)",
+        [now_ms],
+        |r| r.get(0),
+    )?)
+}
+
 /// Scheduled messages whose time has come, oldest first.
 pub fn due(conn: &Connection, now_ms: i64) -> ApiResult<Vec<Broadcast>> {
     let mut stmt = conn.prepare_cached(&format!(

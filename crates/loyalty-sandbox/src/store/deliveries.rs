@@ -23,6 +23,17 @@ pub const RETRY_DELAYS_S: [i64; 6] = [5, 30, 120, 600, 3600, 21600];
 /// Consecutive failed attempts (across deliveries) after which an endpoint is paused.
 pub const PAUSE_AFTER_FAILURES: i64 = 10;
 
+/// Whether events were recorded since the last [`fan_out`] (which would then have
+/// work to do).
+pub fn fan_out_pending(conn: &Connection) -> ApiResult<bool> {
+    Ok(conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM events WHERE rowid > \
+         (SELECT value FROM meta WHERE name = 'webhook_fanout_rowid'))",
+        [],
+        |r| r.get(0),
+    )?)
+}
+
 /// Creates the deliveries of the events recorded since the last call; returns how many.
 pub fn fan_out(conn: &Connection, now_ms: i64) -> ApiResult<usize> {
     let from: i64 = conn.query_row(

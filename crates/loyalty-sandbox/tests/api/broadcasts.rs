@@ -14,6 +14,25 @@ async fn now(s: &Server) -> Timestamp {
         .unwrap()
 }
 
+/// Moves the server's clock to noon UTC on the first of next month and returns that
+/// time, so what a test schedules minutes ahead falls in the same month whatever
+/// the date the test runs on.
+async fn noon_on_the_first_of_next_month(s: &Server) -> Timestamp {
+    let t = now(s).await;
+    let target = t
+        .to_zoned(jiff::tz::TimeZone::UTC)
+        .date()
+        .first_of_month()
+        .checked_add(jiff::Span::new().months(1))
+        .unwrap()
+        .at(12, 0, 0, 0)
+        .to_zoned(jiff::tz::TimeZone::UTC)
+        .unwrap()
+        .timestamp();
+    s.advance(t.duration_until(target).as_secs() + 1).await;
+    now(s).await
+}
+
 fn message(pass_id: &str) -> Value {
     json!({
         "pass_id": pass_id,
@@ -533,15 +552,17 @@ async fn no_messages_in_the_plan_answers_403_broadcast_not_in_plan() {
 async fn the_months_quota_counts_sent_and_scheduled_messages_but_not_cancelled_ones() {
     let s = Server::start().await;
     let shop = s.shop(json!({"monthly_messages": 2})).await;
-    let t0 = now(&s).await;
+    // The shop's month is UTC's. Run at the start of a month by the server's clock:
+    // on the wall clock's date, "in a minute" fell in the next month during the
+    // last minute of a month, and this test failed.
+    let t0 = noon_on_the_first_of_next_month(&s).await;
     let m = message(&shop.sandbox_pass_id);
     let p = preview(&shop.test, &m).await;
     assert_eq!(p["quota"], json!({"remaining": 2, "total": 2}));
     confirm(&shop.test, &m, &p["confirmation_token"])
         .await
         .assert_ok();
-    // Scheduled later this month if there is room, else the quota is checked in
-    // its own month; either way a scheduled one in the month counts.
+    // Scheduled later this month: a scheduled one counts in the month it goes out.
     let in_a_minute = with(
         m.clone(),
         "scheduled_at",
