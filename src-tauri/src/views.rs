@@ -5,7 +5,7 @@
 use counter_core::cache::{CachedGiftCard, CardLookup, CustomerSummary};
 use counter_core::views::{Answer, CardView};
 use counter_core::{
-    DecisionReason, Event, ItemState, OutboxItem, PaymentOutcome, ScanOutcome, Write,
+    DecisionReason, Event, ItemState, OutboxItem, PaymentOutcome, Resolution, ScanOutcome, Write,
 };
 use serde::Serialize;
 use ts_rs::TS;
@@ -359,8 +359,8 @@ pub struct QueueItemView {
     pub request_id: Option<String>,
     /// Why it needs a decision.
     pub reason: Option<ReasonView>,
-    /// What a person decided (their note, kept as written).
-    pub resolution: Option<String>,
+    /// What a person decided.
+    pub resolution: Option<ResolutionView>,
     /// Why the last attempt did not get an answer, while it waits.
     pub last_error: Option<String>,
     /// Attempts made.
@@ -393,7 +393,7 @@ impl From<&OutboxItem> for QueueItemView {
                 .or_else(|| item.refusal.as_ref().and_then(|r| r.request_id.clone())),
             refusal: item.refusal.as_ref().map(RefusalView::from),
             reason: item.reason.as_ref().map(ReasonView::from),
-            resolution: item.resolution.clone(),
+            resolution: item.resolution.as_ref().map(ResolutionView::from),
             last_error: item.last_error.clone(),
             attempts: item.attempts,
             can_confirm_repeat,
@@ -564,6 +564,34 @@ impl From<&Answer> for AnswerView {
             }
         } else {
             AnswerView::Other
+        }
+    }
+}
+
+exported! {
+/// What a person decided about a write.
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ResolutionView {
+    /// Withdrawn, with the person's note (possibly empty).
+    Discarded {
+        /// What they wrote.
+        note: String,
+    },
+    /// Confirmed as a repeat visit: the write sent in its place.
+    RepeatConfirmed {
+        /// That write's id.
+        replacement: i32,
+    },
+}
+}
+
+impl From<&Resolution> for ResolutionView {
+    fn from(resolution: &Resolution) -> Self {
+        match resolution {
+            Resolution::Discarded { note } => ResolutionView::Discarded { note: note.clone() },
+            Resolution::RepeatConfirmed { replacement } => ResolutionView::RepeatConfirmed {
+                replacement: id(*replacement),
+            },
         }
     }
 }

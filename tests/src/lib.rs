@@ -128,6 +128,11 @@ impl App {
         bail!("the second copy was still running after {timeout:?}")
     }
 
+    /// The test's home folder: everything the app writes (data, logs, settings) is in it.
+    pub fn home(&self) -> &Path {
+        &self.home
+    }
+
     /// The app's data folder (`$XDG_DATA_HOME/<identifier>`).
     pub fn data_dir(&self) -> PathBuf {
         self.home.join("data/app.loyaltycounter.desktop")

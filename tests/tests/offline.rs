@@ -9,18 +9,12 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, ensure};
 use loyalty_counter_e2e::{App, shot, text_of};
 use serde_json::json;
-use support::{Server, scan, shown, text_until};
+use support::{Server, go, scan, shown, stamps, text_until};
 use thirtyfour::prelude::*;
 
 const WAIT: Duration = Duration::from_secs(15);
 /// Longer than the till's request time-out (15 s) plus its connect time-out.
 const OFFLINE_WAIT: Duration = Duration::from_secs(40);
-
-/// Every visit a card was given (the demo pass's goal is 10 visits).
-fn stamps(card: &serde_json::Value) -> anyhow::Result<i64> {
-    let n = |field: &str| card[field].as_i64().with_context(|| field.to_owned());
-    Ok(n("visits")? + 10 * (n("rewards_available")? + n("rewards_redeemed")?))
-}
 
 #[tokio::test]
 async fn offline_visits_and_a_payment_queue_and_each_reaches_the_server_once() -> anyhow::Result<()>
@@ -70,7 +64,7 @@ async fn offline_visits_and_a_payment_queue_and_each_reaches_the_server_once() -
         driver.find(By::Id("settings-close")).await?.click().await?;
 
         // The card's balance is read while online.
-        driver.find(By::Id("nav-gift")).await?.click().await?;
+        go(driver, "gift").await?;
         shown(driver, By::Id("gift-id"), WAIT)
             .await?
             .send_keys(format!("{gift}{}", char::from(Key::Enter)))
@@ -104,7 +98,7 @@ async fn offline_visits_and_a_payment_queue_and_each_reaches_the_server_once() -
         // idempotency_in_progress, an answer, so the status shows Offline only for the
         // moment between a time-out and the next resend. What the cashier relies on, the
         // writes waiting in the queue and arriving once, is asserted below.
-        driver.find(By::Id("nav-counter")).await?.click().await?;
+        go(driver, "counter").await?;
         for (_, card, _) in &cards {
             scan(driver, card).await?;
             shown(driver, By::Id("card-panel"), WAIT).await?;
@@ -122,7 +116,7 @@ async fn offline_visits_and_a_payment_queue_and_each_reaches_the_server_once() -
         })
         .await?;
         shot(driver, "counter-offline").await?;
-        driver.find(By::Id("nav-queue")).await?.click().await?;
+        go(driver, "queue").await?;
         shown(driver, By::Id("queue-list"), WAIT).await?;
         let queued = driver
             .find_all(By::Css(

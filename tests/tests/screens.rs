@@ -8,26 +8,10 @@ use std::time::Duration;
 use anyhow::{Context, ensure};
 use loyalty_counter_e2e::{App, shot, text_of};
 use serde_json::json;
-use support::{Server, scan, shown, text_until};
+use support::{Server, go, scan, shown, stamps, text_until};
 use thirtyfour::prelude::*;
 
 const WAIT: Duration = Duration::from_secs(15);
-
-/// Every visit a card was given: those towards the goal (10 on the demo pass) and those
-/// that became rewards. A visit that completes the goal resets `visits` to 0.
-fn stamps(card: &serde_json::Value) -> anyhow::Result<i64> {
-    let n = |field: &str| card[field].as_i64().with_context(|| field.to_owned());
-    Ok(n("visits")? + 10 * (n("rewards_available")? + n("rewards_redeemed")?))
-}
-
-async fn go(driver: &WebDriver, screen: &str) -> anyhow::Result<()> {
-    driver
-        .find(By::Id(format!("nav-{screen}")))
-        .await?
-        .click()
-        .await?;
-    Ok(())
-}
 
 #[tokio::test]
 async fn a_gift_card_is_paid_in_part_then_its_remaining_balance_exactly() -> anyhow::Result<()> {
@@ -36,14 +20,9 @@ async fn a_gift_card_is_paid_in_part_then_its_remaining_balance_exactly() -> any
         let driver = &app.driver;
         shown(driver, By::Id("scan"), Duration::from_secs(30)).await?;
         let server = Server::of(&app).await?;
-        let issued = server
-            .post(
-                "/v1/gift_cards",
-                json!({"amount": 50, "currency": "EUR", "locale": "en",
-                       "recipient": {"name": "Ada Lovelace", "email": "ada@example.com"}}),
-            )
+        let id = server
+            .issue_gift_card(&app.home().join("manager-till"), "50", "Ada Lovelace")
             .await?;
-        let id = issued["id"].as_str().context("gift card id")?.to_owned();
 
         // Not claimed yet: explained, no payment offered.
         go(driver, "gift").await?;

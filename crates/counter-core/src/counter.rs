@@ -23,7 +23,7 @@ use crate::ids::IdSource;
 use crate::lock::OwnerLock;
 use crate::outbox::send::{self, Mode, Report};
 use crate::outbox::{
-    DecisionReason, ItemId, ItemState, OutboxItem, QueueCounts, Refusal, Write, store,
+    DecisionReason, ItemId, ItemState, OutboxItem, QueueCounts, Refusal, Resolution, Write, store,
 };
 use crate::payment::{self, AmountError};
 use crate::secrets::{KeyStorage, KeyStore};
@@ -500,7 +500,7 @@ impl Counter {
         store::close_by_person(
             &self.core.db(),
             item,
-            &format!("repeat visit confirmed as {replacement}"),
+            &Resolution::RepeatConfirmed { replacement },
             self.core.now(),
         )?;
         self.core.publish_item(item);
@@ -523,10 +523,8 @@ impl Counter {
                 "This item may already have reached the service; it cannot be withdrawn.".into(),
             ));
         }
-        let resolution = if note.trim().is_empty() {
-            "discarded".to_owned()
-        } else {
-            format!("discarded: {}", note.trim())
+        let resolution = Resolution::Discarded {
+            note: note.trim().to_owned(),
         };
         store::close_by_person(&self.core.db(), item, &resolution, self.core.now())?;
         self.core.publish_item(item);

@@ -66,5 +66,7 @@ pub use counter::{
 pub use error::Error;
 pub use events::{Connectivity, Event};
 pub use ids::{IdSource, SequenceIds, UuidIds};
-pub use outbox::{DecisionReason, ItemId, ItemState, OutboxItem, QueueCounts, Refusal, Write};
+pub use outbox::{
+    DecisionReason, ItemId, ItemState, OutboxItem, QueueCounts, Refusal, Resolution, Write,
+};
 pub use sync::SyncReport;

@@ -142,6 +142,41 @@ impl Server {
         Ok((customer, card))
     }
 
+    /// Issues a gift card the way the app's core does (its outbox, its own key), from a
+    /// till of the test's own in `dir`; answers the card's id.
+    pub async fn issue_gift_card(
+        &self,
+        dir: &std::path::Path,
+        amount: &str,
+        recipient_name: &str,
+    ) -> Result<String> {
+        let counter = counter_core::Counter::open(
+            dir,
+            counter_core::Config::default(),
+            std::sync::Arc::new(counter_core::SystemClock),
+            std::sync::Arc::new(counter_core::UuidIds),
+        )
+        .await?;
+        counter.connect(&self.api, &self.key).await?;
+        let issued = counter
+            .issue_gift_card(counter_core::GiftCardIssue {
+                amount: amount.into(),
+                currency: "EUR".into(),
+                locale: "en".into(),
+                recipient_name: recipient_name.into(),
+                recipient_email: "gift@example.com".into(),
+            })
+            .await?;
+        counter.close().await;
+        match issued {
+            counter_core::WriteOutcome::Done {
+                answer: counter_core::views::Answer::GiftCard { gift_card, .. },
+                ..
+            } => Ok(gift_card.id.as_str().to_owned()),
+            other => bail!("the core did not issue the gift card: {other:?}"),
+        }
+    }
+
     /// A card as the server holds it.
     pub async fn card(&self, customer_id: &str, card_id: &str) -> Result<Value> {
         let customer = self.get(&format!("/v1/customers/{customer_id}")).await?;
@@ -153,6 +188,23 @@ impl Server {
             .cloned()
             .context("card not on the customer")
     }
+}
+
+/// Every visit a card was given: those towards the goal (10 on the demo pass) and those
+/// that became rewards. A visit that completes the goal resets `visits` to 0.
+pub fn stamps(card: &Value) -> Result<i64> {
+    let n = |field: &str| card[field].as_i64().with_context(|| field.to_owned());
+    Ok(n("visits")? + 10 * (n("rewards_available")? + n("rewards_redeemed")?))
+}
+
+/// Opens a screen from the navigation: counter, gift, customers or queue.
+pub async fn go(driver: &WebDriver, screen: &str) -> Result<()> {
+    driver
+        .find(By::Id(format!("nav-{screen}")))
+        .await?
+        .click()
+        .await?;
+    Ok(())
 }
 
 /// Types `text` into the scan field as a scanner does: one fast burst ending in Enter.

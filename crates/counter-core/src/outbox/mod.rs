@@ -134,7 +134,7 @@ pub struct OutboxItem {
     /// When it was closed.
     pub closed_at: Option<Timestamp>,
     /// What a person decided, or what replaced it.
-    pub resolution: Option<String>,
+    pub resolution: Option<Resolution>,
     /// The item this one replaces (a confirmed repeat visit replaces the refused one).
     pub replaces: Option<ItemId>,
 }
@@ -221,6 +221,34 @@ impl std::fmt::Display for DecisionReason {
                 "The service's answer could not be read ({error}); it may have recorded this \
                  write. Check the card, then send it again or discard it."
             ),
+        }
+    }
+}
+
+/// What a person decided about a write, kept with it. Stored as JSON.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Resolution {
+    /// Withdrawn by a person, with their note (possibly empty).
+    Discarded {
+        /// What they wrote.
+        note: String,
+    },
+    /// A refused visit the cashier confirmed as a repeat visit: the new write.
+    RepeatConfirmed {
+        /// The write sent in its place.
+        replacement: ItemId,
+    },
+}
+
+impl std::fmt::Display for Resolution {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Discarded { note } if note.is_empty() => f.write_str("discarded"),
+            Self::Discarded { note } => write!(f, "discarded: {note}"),
+            Self::RepeatConfirmed { replacement } => {
+                write!(f, "repeat visit confirmed as {replacement}")
+            }
         }
     }
 }

@@ -5,7 +5,9 @@ use jiff::Timestamp;
 use loyalty_api::IdempotencyKey;
 use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
 
-use super::{DecisionReason, ItemId, ItemState, OutboxItem, QueueCounts, Refusal, Write};
+use super::{
+    DecisionReason, ItemId, ItemState, OutboxItem, QueueCounts, Refusal, Resolution, Write,
+};
 use crate::views::Answer;
 
 fn ts(t: Timestamp) -> String {
@@ -58,7 +60,11 @@ fn item(row: &Row<'_>) -> rusqlite::Result<OutboxItem> {
             .map_err(|e| bad(14, e.into()))?,
         last_error: row.get(15)?,
         closed_at: read_ts(row.get(16)?),
-        resolution: row.get(17)?,
+        resolution: row
+            .get::<_, Option<String>>(17)?
+            .map(|r| serde_json::from_str::<Resolution>(&r))
+            .transpose()
+            .map_err(|e| bad(17, e.into()))?,
         replaces: row.get::<_, Option<i64>>(18)?.map(ItemId),
     })
 }
@@ -298,13 +304,17 @@ pub(crate) fn mark_needs_decision(
 pub(crate) fn close_by_person(
     conn: &Connection,
     id: ItemId,
-    resolution: &str,
+    resolution: &Resolution,
     now: Timestamp,
 ) -> rusqlite::Result<()> {
     conn.execute(
         "UPDATE outbox SET state = 'refused', resolution = ?2, closed_at = COALESCE(closed_at, ?3)
          WHERE id = ?1",
-        params![id.0, resolution, ts(now)],
+        params![
+            id.0,
+            serde_json::to_string(resolution).expect("resolutions serialize"),
+            ts(now)
+        ],
     )?;
     Ok(())
 }

@@ -2,7 +2,9 @@
 
 use std::time::{Duration, Instant};
 
-use counter_core::{Config, Connectivity, DecisionReason, Event, ItemState, ScanOutcome};
+use counter_core::{
+    Config, Connectivity, DecisionReason, Event, ItemState, Resolution, ScanOutcome,
+};
 use jiff::SignedDuration;
 use loyalty_api::ScanAction;
 use rust_decimal::Decimal;
@@ -312,8 +314,10 @@ async fn a_write_that_may_have_arrived_more_than_23_hours_ago_needs_a_decision()
     let discarded = counter.discard(unsure, "already on the card").unwrap();
     assert_eq!(discarded.state, ItemState::Refused);
     assert_eq!(
-        discarded.resolution.as_deref(),
-        Some("discarded: already on the card")
+        discarded.resolution,
+        Some(Resolution::Discarded {
+            note: "already on the card".into()
+        })
     );
     assert_eq!(counter.counts().unwrap().needs_decision, 0);
     assert_eq!(env.scans_of(&customer).await, [("points".into(), 7)]);

@@ -1,6 +1,6 @@
 //! The repeat-visit question, online and when a queued visit is replayed.
 
-use counter_core::{DecisionReason, ItemState, ScanOutcome};
+use counter_core::{DecisionReason, ItemState, Resolution, ScanOutcome};
 use loyalty_api::ScanAction;
 
 use crate::{Env, drain};
@@ -48,11 +48,9 @@ async fn a_second_visit_within_15_minutes_asks_and_a_confirmation_records_it_wit
     assert!(repeat.body.contains("\"confirm_repeat\":true"));
     let closed = counter.item(asked).unwrap();
     assert_eq!(closed.state, ItemState::Refused);
-    assert!(
-        closed
-            .resolution
-            .unwrap()
-            .contains("repeat visit confirmed")
+    assert_eq!(
+        closed.resolution,
+        Some(Resolution::RepeatConfirmed { replacement: item })
     );
     assert!(
         counter.confirm_repeat_visit(asked).await.is_err(),

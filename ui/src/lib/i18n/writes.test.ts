@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AnswerView, ReasonView, WriteView } from '../ipc';
 import type { Lang } from './problems';
-import { describeAnswer, describeNotACard, describeReason, describeWrite } from './writes';
+import { describeAnswer, describeNotACard, describeReason, describeResolution, describeWrite } from './writes';
 
 const langs: Lang[] = ['en', 'fr'];
 const at = '2026-11-22T14:03:00Z';
@@ -45,6 +45,9 @@ describe('queue sentences', () => {
         ...writes.map((w) => describeWrite(w, lang)),
         ...answers.map((a) => describeAnswer(a, lang)),
         ...reasons.map((r) => describeReason(r, lang)),
+        describeResolution({ kind: 'discarded', note: '' }, lang),
+        describeResolution({ kind: 'discarded', note: 'already on the card' }, lang),
+        describeResolution({ kind: 'repeat_confirmed', replacement: 12 }, lang),
       ];
       for (const line of lines) {
         expect(line, line).not.toMatch(/\{\w+\}|undefined|null/);

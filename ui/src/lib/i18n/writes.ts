@@ -1,6 +1,6 @@
 // The queue's writes, answers and reasons, and the scanner's refusals, in the
 // cashier's language. The Rust side sends data (ts-rs types); the words live here.
-import type { AnswerView, ReasonView, WriteView } from '../ipc';
+import type { AnswerView, ReasonView, ResolutionView, WriteView } from '../ipc';
 import { dateTime } from '../time';
 import type { Lang } from './problems';
 import { tr } from './strings';
@@ -57,6 +57,18 @@ export function describeReason(reason: ReasonView, lang: Lang): string {
         : tr(lang, 'reason_recent_visit_unknown');
     case 'answer_unreadable':
       return tr(lang, 'reason_answer_unreadable');
+  }
+}
+
+/** What a person decided about a write. */
+export function describeResolution(resolution: ResolutionView, lang: Lang): string {
+  switch (resolution.kind) {
+    case 'discarded':
+      return resolution.note
+        ? tr(lang, 'resolution_discarded_note', { note: resolution.note })
+        : tr(lang, 'resolution_discarded');
+    case 'repeat_confirmed':
+      return tr(lang, 'resolution_repeat_confirmed', { n: resolution.replacement });
   }
 }
 

@@ -18,6 +18,7 @@ import type { QueueItemView } from './bindings/QueueItemView';
 import type { QueueStatus } from './bindings/QueueStatus';
 import type { ReasonView } from './bindings/ReasonView';
 import type { RefusalView } from './bindings/RefusalView';
+import type { ResolutionView } from './bindings/ResolutionView';
 import type { ScanRead } from './bindings/ScanRead';
 import type { ScanReply } from './bindings/ScanReply';
 import type { SyncView } from './bindings/SyncView';
@@ -40,6 +41,7 @@ export type {
   QueueStatus,
   ReasonView,
   RefusalView,
+  ResolutionView,
   ScanRead,
   ScanReply,
   SyncView,

@@ -2,6 +2,7 @@
 import type { AnswerView } from "./AnswerView";
 import type { ReasonView } from "./ReasonView";
 import type { RefusalView } from "./RefusalView";
+import type { ResolutionView } from "./ResolutionView";
 import type { WriteView } from "./WriteView";
 
 /**
@@ -41,9 +42,9 @@ request_id: string | null,
  */
 reason: ReasonView | null, 
 /**
- * What a person decided (their note, kept as written).
+ * What a person decided.
  */
-resolution: string | null, 
+resolution: ResolutionView | null, 
 /**
  * Why the last attempt did not get an answer, while it waits.
  */
