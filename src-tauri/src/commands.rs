@@ -44,14 +44,16 @@ pub struct ConnectionView {
     pub scopes: Vec<String>,
     /// This is the built-in demo.
     pub demo: bool,
-    /// Set when the key could not go in the keychain and sits in a file instead.
-    pub key_storage_warning: Option<String>,
+    /// The file the key sits in when no keychain took it.
+    pub key_file: Option<String>,
 }
 
 impl ConnectionView {
     fn new(connection: counter_core::Connection, demo: bool) -> Self {
-        let key_storage_warning = match connection.key_storage {
-            counter_core::secrets::KeyStorage::File { warning, .. } => Some(warning),
+        let key_file = match connection.key_storage {
+            counter_core::secrets::KeyStorage::File { path, .. } => {
+                Some(path.display().to_string())
+            }
             counter_core::secrets::KeyStorage::Keychain => None,
         };
         Self {
@@ -59,7 +61,7 @@ impl ConnectionView {
             test_mode: connection.test_mode,
             scopes: connection.scopes,
             demo,
-            key_storage_warning,
+            key_file,
         }
     }
 }

@@ -74,8 +74,8 @@ pub enum CoreEvent {
     },
     /// The key sits in a file, not the keychain.
     KeyStorageWarning {
-        /// For people.
-        message: String,
+        /// The file.
+        path: String,
     },
 }
 }
@@ -136,7 +136,9 @@ impl From<Event> for CoreEvent {
                 skew_seconds: i32::try_from(skew_seconds).unwrap_or(i32::MAX),
                 warning,
             },
-            Event::KeyStorageWarning { message } => CoreEvent::KeyStorageWarning { message },
+            Event::KeyStorageWarning { path, .. } => CoreEvent::KeyStorageWarning {
+                path: path.display().to_string(),
+            },
         }
     }
 }
@@ -367,6 +369,8 @@ pub struct QueueItemView {
     pub attempts: u32,
     /// A refused repeat visit that a person may still confirm.
     pub can_confirm_repeat: bool,
+    /// It needs a decision and sending it again under its key can change something.
+    pub can_send_again: bool,
     /// A person may withdraw it: it needs a decision, or it waits and no attempt may
     /// have reached the service (the core checks again).
     pub can_discard: bool,
@@ -397,6 +401,11 @@ impl From<&OutboxItem> for QueueItemView {
             last_error: item.last_error.clone(),
             attempts: item.attempts,
             can_confirm_repeat,
+            can_send_again: item.state == ItemState::NeedsDecision
+                && item
+                    .reason
+                    .as_ref()
+                    .is_some_and(DecisionReason::can_send_again),
             can_discard: item.state == ItemState::NeedsDecision
                 || (item.state == ItemState::Queued && item.may_have_arrived_at.is_none()),
         }

@@ -177,7 +177,16 @@ async fn redeem_works_when_a_reward_is_ready_and_is_refused_when_none_is() -> an
             }
         }
         ensure!(earned, "no reward after 30 visits");
+        // Those visits were made elsewhere: scanned again, the card shows the service's
+        // figures, not the ones this till saw last.
         scan(driver, &card_id).await?;
+        let on_server = server.card(customer_id, &card_id).await?;
+        for (id, field) in [("visits", "visits"), ("rewards", "rewards_available")] {
+            let expected = on_server[field].as_i64().context("figure")?.to_string();
+            text_until(driver, By::Id(id), WAIT, |t| t == expected)
+                .await
+                .with_context(|| format!("{field} shown fresh"))?;
+        }
         driver.find(By::Id("act-redeem")).await?.click().await?;
         text_until(driver, By::Id("result"), WAIT, |t| {
             t.contains("Reward redeemed")

@@ -285,9 +285,11 @@ impl Counter {
         if let Some(base_url) = saved.base_url
             && let Some((key, storage)) = counter.keys.load()?
         {
-            if let KeyStorage::File { warning, .. } = storage {
-                core.events
-                    .publish(Event::KeyStorageWarning { message: warning });
+            if let KeyStorage::File { path, warning } = storage {
+                core.events.publish(Event::KeyStorageWarning {
+                    path,
+                    message: warning,
+                });
             }
             core.set_client(Some(counter.build_client(&base_url, key)?));
         }
@@ -330,8 +332,9 @@ impl Counter {
             .inspect_err(|e| self.core.observe_failure(e))?;
         self.core.observe_answer(me.date, me.rate_limit.as_ref());
         let storage = self.keys.save(&key)?;
-        if let KeyStorage::File { warning, .. } = &storage {
+        if let KeyStorage::File { path, warning } = &storage {
             self.core.events.publish(Event::KeyStorageWarning {
+                path: path.clone(),
                 message: warning.clone(),
             });
         }
@@ -538,6 +541,17 @@ impl Counter {
         if found.state != ItemState::NeedsDecision {
             return Err(Error::NotAllowed(
                 "Only an item that needs a decision can be sent again.".into(),
+            ));
+        }
+        if !found
+            .reason
+            .as_ref()
+            .is_some_and(DecisionReason::can_send_again)
+        {
+            return Err(Error::NotAllowed(
+                "Sending this again would get the same answer: record another visit, or \
+                 discard it."
+                    .into(),
             ));
         }
         self.core.db().execute(

@@ -55,7 +55,9 @@ pub enum Event {
     },
     /// The API key could not go in the keychain and was kept in a file instead.
     KeyStorageWarning {
-        /// What happened, for people.
+        /// The file, readable only by this user.
+        path: std::path::PathBuf,
+        /// What happened, in English (for logs).
         message: String,
     },
 }

@@ -191,6 +191,18 @@ pub enum DecisionReason {
     },
 }
 
+impl DecisionReason {
+    /// Whether sending it again under its key can change anything: not for a visit the
+    /// service already answered "too recent" (the answer would be replayed), nor for a
+    /// body this version would not send.
+    pub fn can_send_again(&self) -> bool {
+        matches!(
+            self,
+            Self::KeyMayBeForgotten { .. } | Self::AnswerUnreadable { .. }
+        )
+    }
+}
+
 impl std::fmt::Display for DecisionReason {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

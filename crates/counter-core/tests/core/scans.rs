@@ -100,6 +100,10 @@ async fn a_queued_visit_answered_recent_visit_needs_a_decision() {
     assert_eq!(counter.counts().unwrap().needs_decision, 1);
     assert_eq!(env.scans_of(&customer).await.len(), 1);
 
+    // Sending it again would only replay "too recent": refused, and nothing changes.
+    assert!(counter.retry_item(item).is_err());
+    assert_eq!(counter.item(item).unwrap().state, ItemState::NeedsDecision);
+
     // The cashier says it is a new visit.
     let confirmed = counter.confirm_repeat_visit(item).await.unwrap();
     assert!(

@@ -188,7 +188,7 @@ impl FromRequestParts<AppState> for Caller {
             (Mode::Test, Place::Live) => {
                 return Err(ApiError::new(
                     Code::KeyModeMismatch,
-                    "A test key works only on the sandbox base URL ({root}/sandbox).",
+                    "A test key works only on the sandbox: its base URL ends in /sandbox.",
                 ));
             }
             (Mode::Live, Place::Sandbox) => {

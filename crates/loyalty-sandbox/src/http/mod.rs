@@ -152,6 +152,9 @@ async fn every_answer(State(state): State<AppState>, mut req: Request, next: Nex
         let limited = response.status() == StatusCode::TOO_MANY_REQUESTS;
         let headers = response.headers_mut();
         headers.insert(HeaderName::from_static("request-id"), header_value(&id));
+        // The server's own clock (moved by POST /_sandbox/clock), as clients read it to
+        // check theirs; hyper would otherwise stamp the machine's time.
+        headers.insert(header::DATE, header_value(&http_date(state.clock().now())));
         headers.insert(
             HeaderName::from_static("ratelimit-policy"),
             header_value(&report.policy_header()),
@@ -166,6 +169,11 @@ async fn every_answer(State(state): State<AppState>, mut req: Request, next: Nex
         response
     })
     .await
+}
+
+/// An IMF-fixdate (RFC 9110), such as `Sun, 22 Nov 2026 14:03:00 GMT`.
+fn http_date(now: jiff::Timestamp) -> String {
+    now.strftime("%a, %d %b %Y %H:%M:%S GMT").to_string()
 }
 
 fn is_problem_or_success(response: &Response) -> bool {

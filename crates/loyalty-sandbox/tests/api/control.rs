@@ -140,6 +140,19 @@ async fn passes_and_keys_are_added_and_keys_revoked() {
         .await;
     let now: jiff::Timestamp = clock["now"].as_str().unwrap().parse().unwrap();
     assert!(now > jiff::Timestamp::now() + jiff::SignedDuration::from_mins(59));
+
+    // Answers are dated by the server's clock, so a client sees how far off it is.
+    let shop = s.shop(json!({})).await;
+    let answer = shop.test.get("/v1/me").await;
+    let date = answer.header("date").unwrap();
+    let dated = jiff::fmt::rfc2822::parse(date)
+        .unwrap_or_else(|e| panic!("{date}: {e}"))
+        .timestamp();
+    assert!(date.ends_with(" GMT"), "{date}");
+    assert!(
+        dated.duration_since(now).as_secs().abs() <= 5,
+        "Date {date}, server clock {now}"
+    );
 }
 
 #[tokio::test]

@@ -22,6 +22,6 @@ scopes: Array<string>,
  */
 demo: boolean, 
 /**
- * Set when the key could not go in the keychain and sits in a file instead.
+ * The file the key sits in when no keychain took it.
  */
-key_storage_warning: string | null, };
+key_file: string | null, };

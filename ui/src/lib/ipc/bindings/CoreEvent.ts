@@ -45,6 +45,6 @@ skew_seconds: number,
  */
 warning: boolean, } | { "type": "key_storage_warning", 
 /**
- * For people.
+ * The file.
  */
-message: string, };
+path: string, };

@@ -58,6 +58,10 @@ attempts: number,
  */
 can_confirm_repeat: boolean, 
 /**
+ * It needs a decision and sending it again under its key can change something.
+ */
+can_send_again: boolean, 
+/**
  * A person may withdraw it: it needs a decision, or it waits and no attempt may
  * have reached the service (the core checks again).
  */
