@@ -140,6 +140,8 @@
 //! - `POST /_sandbox/keys`: `scopes` defaults to all six. `POST /_sandbox/clock`:
 //!   `advance_seconds` must be 0 or more (the clock only moves forward), and an
 //!   advance that would pass the year 9999 answers 400 with the clock unchanged.
+//!   Every answer's `Date` header is the server clock too (so a client that checks its
+//!   own clock against the service's sees the moved clock, as it would a real skew).
 //! - `/_sandbox/undo`: 409 `undo_window_passed` after five seconds, 409
 //!   `nothing_to_undo` when there is no scan or spend left to undo.
 //! - `/_sandbox/seed`: customers enrolled over the past 90 days and scans after their
