@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, ensure};
 use loyalty_counter_e2e::{App, text_of};
-use support::{Server, shown, stamps, text_until};
+use support::{Server, in_demo, shown, stamps, text_until};
 use thirtyfour::prelude::*;
 
 const WAIT: Duration = Duration::from_secs(15);
@@ -115,11 +115,8 @@ async fn every_screen_has_44px_targets_and_aa_contrast() -> Result<()> {
 
 #[tokio::test]
 async fn the_counter_works_with_the_keyboard_alone() -> Result<()> {
-    let app = App::launch_with("access-keyboard", &["--demo"]).await?;
-    let outcome = async {
-        let driver = &app.driver;
-        shown(driver, By::Id("scan"), Duration::from_secs(30)).await?;
-        let server = Server::of(&app).await?;
+    in_demo("access-keyboard", |driver, server| async move {
+        let driver = &driver;
         let (customer, card) = server.customer(3).await?;
         let customer_id = customer["id"].as_str().context("id")?;
         let before = stamps(&server.card(customer_id, &card).await?)?;
@@ -165,7 +162,6 @@ async fn the_counter_works_with_the_keyboard_alone() -> Result<()> {
         let after = stamps(&server.card(customer_id, &card).await?)?;
         ensure!(after == before + 1, "server: {before} then {after} visits");
         Ok(())
-    }
-    .await;
-    app.finish(outcome).await
+    })
+    .await
 }

@@ -6,9 +6,9 @@ mod support;
 use std::time::Duration;
 
 use anyhow::{Context, ensure};
-use loyalty_counter_e2e::{App, shot, text_of};
+use loyalty_counter_e2e::{shot, text_of};
 use serde_json::json;
-use support::{Server, gone, scan, shown, text_until};
+use support::{gone, in_demo, scan, shown, text_until};
 use thirtyfour::prelude::*;
 
 const WAIT: Duration = Duration::from_secs(15);
@@ -19,11 +19,8 @@ fn visits(card: &serde_json::Value) -> anyhow::Result<i64> {
 
 #[tokio::test]
 async fn a_scanned_card_gets_a_visit_and_the_count_goes_up() -> anyhow::Result<()> {
-    let app = App::launch_with("counter-visit", &["--demo"]).await?;
-    let outcome = async {
-        let driver = &app.driver;
-        shown(driver, By::Id("scan"), Duration::from_secs(30)).await?;
-        let server = Server::of(&app).await?;
+    in_demo("counter-visit", |driver, server| async move {
+        let driver = &driver;
         let (customer, card_id) = server.customer(0).await?;
         let customer_id = customer["id"].as_str().context("id")?;
         let before = visits(&server.card(customer_id, &card_id).await?)?;
@@ -60,19 +57,15 @@ async fn a_scanned_card_gets_a_visit_and_the_count_goes_up() -> anyhow::Result<(
         );
         shot(driver, "counter-visit-recorded").await?;
         Ok(())
-    }
-    .await;
-    app.finish(outcome).await
+    })
+    .await
 }
 
 #[tokio::test]
 async fn a_repeat_visit_asks_first_enter_cancels_and_record_adds_exactly_one() -> anyhow::Result<()>
 {
-    let app = App::launch_with("counter-repeat", &["--demo"]).await?;
-    let outcome = async {
-        let driver = &app.driver;
-        shown(driver, By::Id("scan"), Duration::from_secs(30)).await?;
-        let server = Server::of(&app).await?;
+    in_demo("counter-repeat", |driver, server| async move {
+        let driver = &driver;
         let (customer, card_id) = server.customer(1).await?;
         let customer_id = customer["id"].as_str().context("id")?;
 
@@ -125,18 +118,14 @@ async fn a_repeat_visit_asks_first_enter_cancels_and_record_adds_exactly_one() -
         let after = visits(&server.card(customer_id, &card_id).await?)?;
         ensure!(after == first + 1, "server: {first} then {after} visits");
         Ok(())
-    }
-    .await;
-    app.finish(outcome).await
+    })
+    .await
 }
 
 #[tokio::test]
 async fn redeem_works_when_a_reward_is_ready_and_is_refused_when_none_is() -> anyhow::Result<()> {
-    let app = App::launch_with("counter-redeem", &["--demo"]).await?;
-    let outcome = async {
-        let driver = &app.driver;
-        shown(driver, By::Id("scan"), Duration::from_secs(30)).await?;
-        let server = Server::of(&app).await?;
+    in_demo("counter-redeem", |driver, server| async move {
+        let driver = &driver;
         let (customer, card_id) = server.customer(2).await?;
         let customer_id = customer["id"].as_str().context("id")?;
         let card = server.card(customer_id, &card_id).await?;
@@ -200,7 +189,6 @@ async fn redeem_works_when_a_reward_is_ready_and_is_refused_when_none_is() -> an
             "server: {redeemed_before}/{redeemed} then {after} rewards redeemed"
         );
         Ok(())
-    }
-    .await;
-    app.finish(outcome).await
+    })
+    .await
 }

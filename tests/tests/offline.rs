@@ -7,9 +7,9 @@ mod support;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, ensure};
-use loyalty_counter_e2e::{App, shot, text_of};
+use loyalty_counter_e2e::{shot, text_of};
 use serde_json::json;
-use support::{Server, go, scan, shown, stamps, text_until};
+use support::{go, in_demo, scan, shown, stamps, text_until};
 use thirtyfour::prelude::*;
 
 const WAIT: Duration = Duration::from_secs(15);
@@ -19,11 +19,8 @@ const OFFLINE_WAIT: Duration = Duration::from_secs(40);
 #[tokio::test]
 async fn offline_visits_and_a_payment_queue_and_each_reaches_the_server_once() -> anyhow::Result<()>
 {
-    let app = App::launch_with("offline-queue", &["--demo"]).await?;
-    let outcome = async {
-        let driver = &app.driver;
-        shown(driver, By::Id("scan"), Duration::from_secs(30)).await?;
-        let server = Server::of(&app).await?;
+    in_demo("offline-queue", |driver, server| async move {
+        let driver = &driver;
         let issued = server
             .post(
                 "/v1/gift_cards",
@@ -171,7 +168,6 @@ async fn offline_visits_and_a_payment_queue_and_each_reaches_the_server_once() -
             gift_card["balance"]
         );
         Ok(())
-    }
-    .await;
-    app.finish(outcome).await
+    })
+    .await
 }

@@ -7,9 +7,9 @@ mod support;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail, ensure};
-use loyalty_counter_e2e::{App, shot, text_of};
+use loyalty_counter_e2e::{shot, text_of};
 use serde_json::json;
-use support::{Server, go, scan, shown, stamps, text_until};
+use support::{go, in_demo, scan, shown, stamps, text_until};
 use thirtyfour::prelude::*;
 
 const WAIT: Duration = Duration::from_secs(15);
@@ -52,11 +52,8 @@ async fn visit(driver: &WebDriver, card: &str) -> Result<String> {
 #[tokio::test]
 async fn a_withdrawn_write_never_arrives_and_a_repeat_visit_is_recorded_from_the_queue()
 -> Result<()> {
-    let app = App::launch_with("queue-decisions", &["--demo"]).await?;
-    let outcome = async {
-        let driver = &app.driver;
-        shown(driver, By::Id("scan"), Duration::from_secs(30)).await?;
-        let server = Server::of(&app).await?;
+    in_demo("queue-decisions", |driver, server| async move {
+        let driver = &driver;
         let (a, card_a) = server.customer(7).await?;
         let (b, card_b) = server.customer(8).await?;
         let (a, b) = (
@@ -129,7 +126,6 @@ async fn a_withdrawn_write_never_arrives_and_a_repeat_visit_is_recorded_from_the
         let waiting = text_of(driver, By::Id("status-queued"), WAIT).await?;
         ensure!(waiting.starts_with("0 "), "still waiting: {waiting}");
         Ok(())
-    }
-    .await;
-    app.finish(outcome).await
+    })
+    .await
 }

@@ -6,22 +6,19 @@ mod support;
 use std::time::Duration;
 
 use anyhow::{Context, ensure};
-use loyalty_counter_e2e::{App, shot, text_of};
+use loyalty_counter_e2e::{shot, text_of};
 use serde_json::json;
-use support::{Server, go, scan, shown, stamps, text_until};
+use support::{go, in_demo, scan, shown, stamps, text_until};
 use thirtyfour::prelude::*;
 
 const WAIT: Duration = Duration::from_secs(15);
 
 #[tokio::test]
 async fn a_gift_card_is_paid_in_part_then_its_remaining_balance_exactly() -> anyhow::Result<()> {
-    let app = App::launch_with("gift-card-payments", &["--demo"]).await?;
-    let outcome = async {
-        let driver = &app.driver;
-        shown(driver, By::Id("scan"), Duration::from_secs(30)).await?;
-        let server = Server::of(&app).await?;
+    in_demo("gift-card-payments", |driver, server| async move {
+        let driver = &driver;
         let id = server
-            .issue_gift_card(&app.home().join("manager-till"), "50", "Ada Lovelace")
+            .issue_gift_card(&server.home.join("manager-till"), "50", "Ada Lovelace")
             .await?;
 
         // Not claimed yet: explained, no payment offered.
@@ -106,18 +103,14 @@ async fn a_gift_card_is_paid_in_part_then_its_remaining_balance_exactly() -> any
             spends.len()
         );
         Ok(())
-    }
-    .await;
-    app.finish(outcome).await
+    })
+    .await
 }
 
 #[tokio::test]
 async fn a_customer_is_found_by_part_of_a_name_and_opened() -> anyhow::Result<()> {
-    let app = App::launch_with("customer-search", &["--demo"]).await?;
-    let outcome = async {
-        let driver = &app.driver;
-        shown(driver, By::Id("scan"), Duration::from_secs(30)).await?;
-        let server = Server::of(&app).await?;
+    in_demo("customer-search", |driver, server| async move {
+        let driver = &driver;
         let (customer, card_id) = server.customer(3).await?;
         let name = customer["name"].as_str().context("name")?.to_owned();
         let part: String = name
@@ -159,18 +152,14 @@ async fn a_customer_is_found_by_part_of_a_name_and_opened() -> anyhow::Result<()
         let at_counter = text_of(driver, By::Id("customer-name"), WAIT).await?;
         ensure!(at_counter == name, "counter shows {at_counter:?}");
         Ok(())
-    }
-    .await;
-    app.finish(outcome).await
+    })
+    .await
 }
 
 #[tokio::test]
 async fn visits_refused_for_a_while_wait_in_the_queue_and_arrive_once() -> anyhow::Result<()> {
-    let app = App::launch_with("queue-visits", &["--demo"]).await?;
-    let outcome = async {
-        let driver = &app.driver;
-        shown(driver, By::Id("scan"), Duration::from_secs(30)).await?;
-        let server = Server::of(&app).await?;
+    in_demo("queue-visits", |driver, server| async move {
+        let driver = &driver;
         let mut cards = Vec::new();
         for n in 4..7 {
             let (customer, card) = server.customer(n).await?;
@@ -213,19 +202,15 @@ async fn visits_refused_for_a_while_wait_in_the_queue_and_arrive_once() -> anyho
             ensure!(after == before + 1, "{card}: {before} then {after} stamps on the server");
         }
         Ok(())
-    }
-    .await;
-    app.finish(outcome).await
+    })
+    .await
 }
 
 #[tokio::test]
 async fn a_customer_is_enrolled_and_an_email_already_enrolled_opens_that_customer()
 -> anyhow::Result<()> {
-    let app = App::launch_with("customer-enrol", &["--demo"]).await?;
-    let outcome = async {
-        let driver = &app.driver;
-        shown(driver, By::Id("scan"), Duration::from_secs(30)).await?;
-        let server = Server::of(&app).await?;
+    in_demo("customer-enrol", |driver, server| async move {
+        let driver = &driver;
         go(driver, "customers").await?;
 
         shown(driver, By::Id("enrol-open"), WAIT)
@@ -286,7 +271,6 @@ async fn a_customer_is_enrolled_and_an_email_already_enrolled_opens_that_custome
         ensure!(opened == name);
         shot(driver, "customers-enrol-exists").await?;
         Ok(())
-    }
-    .await;
-    app.finish(outcome).await
+    })
+    .await
 }

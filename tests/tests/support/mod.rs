@@ -19,7 +19,26 @@ pub struct Server {
     pub api: String,
     /// The demo business.
     pub business_id: String,
+    /// The test's home folder (a till of the test's own can live under it).
+    pub home: std::path::PathBuf,
     key: String,
+}
+
+/// Runs `steps` on the app started in the demo, once the counter is ready, with the
+/// demo server at hand; saves the artifacts if they fail.
+pub async fn in_demo<F, Fut>(name: &str, steps: F) -> Result<()>
+where
+    F: FnOnce(WebDriver, Server) -> Fut,
+    Fut: std::future::Future<Output = Result<()>>,
+{
+    let app = App::launch_with(name, &["--demo"]).await?;
+    let outcome = async {
+        shown(&app.driver, By::Id("scan"), Duration::from_secs(30)).await?;
+        let server = Server::of(&app).await?;
+        steps(app.driver.clone(), server).await
+    }
+    .await;
+    app.finish(outcome).await
 }
 
 impl Server {
@@ -61,6 +80,7 @@ impl Server {
                 .to_owned(),
             root,
             business_id,
+            home: app.home().to_path_buf(),
             key: key["key"].as_str().context("key")?.to_owned(),
         })
     }
@@ -143,7 +163,7 @@ impl Server {
     }
 
     /// Issues a gift card the way the app's core does (its outbox, its own key), from a
-    /// till of the test's own in `dir`; answers the card's id.
+    /// till of the test's own in `dir` (not the app's); answers the card's id.
     pub async fn issue_gift_card(
         &self,
         dir: &std::path::Path,

@@ -68,7 +68,7 @@ export function describeResolution(resolution: ResolutionView, lang: Lang): stri
         ? tr(lang, 'resolution_discarded_note', { note: resolution.note })
         : tr(lang, 'resolution_discarded');
     case 'repeat_confirmed':
-      return tr(lang, 'resolution_repeat_confirmed', { n: resolution.replacement });
+      return tr(lang, 'resolution_repeat_confirmed');
   }
 }
 
