@@ -105,11 +105,13 @@ pub(crate) fn put_customer(
     customer: &CustomerView,
     now: Timestamp,
 ) -> rusqlite::Result<()> {
+    // Seen alive now: marked with the current walk, so that walk's end keeps it.
     tx.execute(
-        "INSERT INTO customers (id, pass_id, name, email, phone, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+        "INSERT INTO customers (id, pass_id, name, email, phone, created_at, walk)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6,
+                 COALESCE((SELECT walk FROM sync_state WHERE list = 'customers'), 0))
          ON CONFLICT(id) DO UPDATE SET pass_id = ?2, name = ?3, email = ?4, phone = ?5,
-             created_at = ?6",
+             created_at = ?6, walk = excluded.walk",
         params![
             customer.id.as_str(),
             customer.pass_id.as_str(),
@@ -139,6 +141,20 @@ pub(crate) fn put_customer(
         put_card(tx, &customer.id, card, now, false)?;
     }
     Ok(())
+}
+
+/// Removes the customers a finished walk (`walk`) did not see: the service no longer
+/// lists them. Answers how many.
+pub(crate) fn forget_unseen(tx: &Transaction<'_>, walk: i64) -> rusqlite::Result<u64> {
+    tx.execute(
+        "DELETE FROM customer_search WHERE rowid IN (SELECT rowid FROM customers WHERE walk < ?1)",
+        [walk],
+    )?;
+    tx.execute(
+        "DELETE FROM cards WHERE customer_id IN (SELECT id FROM customers WHERE walk < ?1)",
+        [walk],
+    )?;
+    Ok(tx.execute("DELETE FROM customers WHERE walk < ?1", [walk])? as u64)
 }
 
 /// Removes a customer the service no longer has (deleted), with their cards.

@@ -78,6 +78,12 @@ const MIGRATIONS: &[&str] = &[
         walk_newest_at TEXT
     );
     "#,
+    // 2: which full walk last saw each customer, so a finished walk can forget the
+    // customers the service no longer lists (deleted ones).
+    r#"
+    ALTER TABLE customers ADD COLUMN walk INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE sync_state ADD COLUMN walk INTEGER NOT NULL DEFAULT 0;
+    "#,
 ];
 
 /// The schema version this build writes.

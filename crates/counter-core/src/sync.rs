@@ -27,6 +27,8 @@ pub struct SyncReport {
     pub cached: u64,
     /// Whether a full walk is complete.
     pub finished: bool,
+    /// Customers the finished walk no longer found (deleted), removed from the cache.
+    pub removed: u64,
 }
 
 #[derive(Debug, Default)]
@@ -72,6 +74,7 @@ pub(crate) async fn full(
         state.finished = false;
     }
     let mut stored = 0u64;
+    let mut removed = 0u64;
     let mut pages = 0u32;
     loop {
         if max_pages.is_some_and(|m| pages >= m) {
@@ -107,18 +110,19 @@ pub(crate) async fn full(
         {
             let mut db = core.db();
             let tx = db.transaction()?;
+            if first_page {
+                // A new walk: the customers it sees are marked with its number.
+                let newest = customers.first().map(|c| c.id.as_str().to_owned());
+                tx.execute(
+                    "INSERT INTO sync_state (list, walk_newest_id, walk) VALUES (?1, ?2, 1)
+                     ON CONFLICT(list) DO UPDATE SET walk_newest_id = ?2, walk = walk + 1",
+                    params![LIST, newest],
+                )?;
+            }
             for customer in &customers {
                 cache::put_customer(&tx, customer, now)?;
             }
             state.done += customers.len() as u64;
-            if first_page {
-                let newest = customers.first().map(|c| c.id.as_str().to_owned());
-                tx.execute(
-                    "INSERT INTO sync_state (list, walk_newest_id) VALUES (?1, ?2)
-                     ON CONFLICT(list) DO UPDATE SET walk_newest_id = ?2",
-                    params![LIST, newest],
-                )?;
-            }
             tx.execute(
                 "INSERT INTO sync_state (list) VALUES (?1) ON CONFLICT(list) DO NOTHING",
                 [LIST],
@@ -132,6 +136,11 @@ pub(crate) async fn full(
                     "UPDATE sync_state SET last_total = done, newest_id = walk_newest_id WHERE list = ?1",
                     [LIST],
                 )?;
+                let walk: i64 =
+                    tx.query_row("SELECT walk FROM sync_state WHERE list = ?1", [LIST], |r| {
+                        r.get(0)
+                    })?;
+                removed = cache::forget_unseen(&tx, walk)?;
             }
             tx.commit()?;
         }
@@ -156,6 +165,7 @@ pub(crate) async fn full(
         stored,
         cached: cache::customer_count(&core.db())?,
         finished: state.finished,
+        removed,
     })
 }
 
@@ -214,5 +224,6 @@ pub(crate) async fn newer(core: &Core, client: &Client) -> Result<Option<SyncRep
         stored,
         cached: cache::customer_count(&core.db())?,
         finished: true,
+        removed: 0,
     }))
 }

@@ -163,3 +163,61 @@ async fn a_card_read_fresh_shows_what_happened_elsewhere_and_forgets_a_deleted_c
             .is_none()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_sync_forgets_customers_deleted_since_the_last_one() {
+    let env = Env::start().await;
+    let counter = env.counter().await;
+    let (card, customer) = env.new_card().await;
+    let (kept, _) = env.new_card().await;
+    let first = counter.sync(None).await.unwrap();
+    assert_eq!(first.removed, 0);
+    let name = counter
+        .lookup_card(&card)
+        .unwrap()
+        .unwrap()
+        .customer
+        .unwrap()
+        .name
+        .unwrap();
+    assert!(!counter.search(&name, 5).unwrap().is_empty());
+
+    env.control(
+        "DELETE",
+        &format!("/_sandbox/customers/{customer}"),
+        json!({}),
+    )
+    .await;
+    let second = counter.sync(None).await.unwrap();
+    assert!(second.finished);
+    assert_eq!(second.removed, 1);
+    assert_eq!(second.cached, first.cached - 1);
+    assert!(counter.lookup_card(&card).unwrap().is_none());
+    assert!(counter.search(&name, 5).unwrap().is_empty());
+    assert!(counter.lookup_card(&kept).unwrap().is_some(), "others stay");
+
+    // A walk spread over several calls forgets only once it has seen everything.
+    env.control(
+        "POST",
+        "/_sandbox/seed",
+        json!({"business_id": env.business_id, "place": "sandbox", "customers": 150, "scans": 0, "seed": 3}),
+    )
+    .await;
+    let (gone, gone_customer) = env.new_card().await;
+    counter.top_up().await.unwrap();
+    env.control(
+        "DELETE",
+        &format!("/_sandbox/customers/{gone_customer}"),
+        json!({}),
+    )
+    .await;
+    let part = counter.sync(Some(1)).await.unwrap();
+    assert!(!part.finished);
+    assert_eq!(part.removed, 0);
+    assert!(counter.lookup_card(&kept).unwrap().is_some());
+    let rest = counter.sync(None).await.unwrap();
+    assert!(rest.finished);
+    assert_eq!(rest.removed, 1);
+    assert!(counter.lookup_card(&gone).unwrap().is_none());
+    assert!(counter.lookup_card(&kept).unwrap().is_some());
+}
