@@ -6,6 +6,7 @@ fn main() {
         "app_info",
         "connect",
         "try_demo",
+        "disconnect",
         "current_connection",
         "queue_status",
         "read_scan",

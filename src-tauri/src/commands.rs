@@ -104,6 +104,12 @@ pub async fn try_demo(till: State<'_, Till>) -> Result<ConnectionView, CommandEr
     Ok(ConnectionView::new(connection, true))
 }
 
+/// Forgets the key, to connect with another; queued writes wait for it.
+#[tauri::command]
+pub async fn disconnect(till: State<'_, Till>) -> Result<(), CommandError> {
+    till.disconnect().await
+}
+
 /// The key the till is connected with in this run, if any.
 #[tauri::command]
 pub async fn current_connection(

@@ -53,6 +53,7 @@ pub fn run() {
             commands::app_info,
             commands::connect,
             commands::try_demo,
+            commands::disconnect,
             commands::current_connection,
             commands::queue_status,
             commands::read_scan,

@@ -81,6 +81,28 @@ impl Till {
         Ok(connection)
     }
 
+    /// Forgets the key (to connect with another); queued writes stay queued for the next
+    /// key. Leaves the demo if it was running.
+    pub async fn disconnect(&self) -> Result<(), CommandError> {
+        let mut session = self.session.write().await;
+        if session.is_demo() {
+            let counter = open_counter(&self.app, &self.data_dir.join("till")).await?;
+            self.replace(
+                &mut session,
+                Session {
+                    counter,
+                    demo: None,
+                    connection: None,
+                },
+            )
+            .await;
+        } else {
+            session.counter.disconnect()?;
+            session.connection = None;
+        }
+        Ok(())
+    }
+
     /// Starts the built-in demo server (or keeps the running one) and connects a till of
     /// its own to it with the demo's test key. The real till's data is not touched.
     pub async fn try_demo(&self) -> Result<Connection, CommandError> {

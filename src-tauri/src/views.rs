@@ -22,7 +22,7 @@ macro_rules! exported {
 exported! {
 /// The always-visible status: online or not, what waits, what needs a person.
 pub struct QueueStatus {
-    /// `online`, `offline` or `unknown`.
+    /// `online`, `offline`, `key_refused` or `unknown`.
     pub connectivity: String,
     /// Writes stored and not yet answered.
     pub queued: u32,
@@ -39,7 +39,7 @@ exported! {
 pub enum CoreEvent {
     /// Online or offline changed.
     Connectivity {
-        /// `online`, `offline` or `unknown`.
+        /// `online`, `offline`, `key_refused` or `unknown`.
         state: String,
     },
     /// The queue's counts changed.
@@ -89,6 +89,7 @@ fn connectivity(state: counter_core::Connectivity) -> String {
         counter_core::Connectivity::Online => "online",
         counter_core::Connectivity::Offline => "offline",
         counter_core::Connectivity::Unknown => "unknown",
+        counter_core::Connectivity::KeyRefused => "key_refused",
     }
     .to_owned()
 }

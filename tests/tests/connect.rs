@@ -386,3 +386,103 @@ async fn a_read_only_key_is_not_offered_writes_and_says_why() -> Result<()> {
     server.running.shutdown().await?;
     finished
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_revoked_key_keeps_its_writes_until_another_key_sends_them_once() -> Result<()> {
+    let server = Server::start().await?;
+    let shop = server.business("Café Relève", "enterprise").await?;
+    let (full, _) = server.key(&shop, "test", Value::Null).await?;
+    let (first, first_id) = server.key(&shop, "test", Value::Null).await?;
+    let (second, _) = server.key(&shop, "test", Value::Null).await?;
+    let passes = server.api(&full, "GET", "/v1/passes", Value::Null).await?;
+    let pass = passes["data"][0]["id"].as_str().context("pass")?.to_owned();
+    let customer = server
+        .api(
+            &full,
+            "POST",
+            "/v1/customers",
+            json!({"pass_id": pass, "name": "Noé Relève", "email": "noe@example.com",
+                   "wallet": "google", "send_welcome": false}),
+        )
+        .await?;
+    let customer_id = customer["id"].as_str().context("customer")?.to_owned();
+    let card = customer["cards"][0]["id"]
+        .as_str()
+        .context("card")?
+        .to_owned();
+    let visits = || async {
+        let now = server
+            .api(
+                &full,
+                "GET",
+                &format!("/v1/customers/{customer_id}"),
+                Value::Null,
+            )
+            .await?;
+        now["cards"][0]["visits"].as_i64().context("visits")
+    };
+
+    let app = App::launch("connect-revoked").await?;
+    let outcome = async {
+        let driver = &app.driver;
+        shown(driver, By::Id("api-key"), Duration::from_secs(30)).await?;
+        connect_with(driver, &first, &server.running.sandbox_url()).await?;
+        shown(driver, By::Id("scan"), WAIT).await?;
+
+        // The owner revokes the key during the shift; the next visit is kept, not lost.
+        server
+            .control(&format!("/keys/{first_id}/revoke"), json!({}))
+            .await?;
+        support::scan(driver, &card).await?;
+        shown(driver, By::Id("card-panel"), WAIT).await?;
+        driver.active_element().await?.send_keys(Key::F1).await?;
+        text_until(driver, By::Id("result"), WAIT, |t| {
+            t.contains("will be sent")
+        })
+        .await?;
+        text_until(driver, By::Id("status-connectivity"), WAIT, |t| {
+            t.starts_with("Key refused")
+        })
+        .await?;
+        text_until(driver, By::Id("status-queued"), WAIT, |t| {
+            t.starts_with("1 ")
+        })
+        .await?;
+        shot(driver, "key-refused").await?;
+        ensure!(visits().await? == 0, "the visit went with a revoked key");
+
+        // Another key, from the settings: the visit goes, once.
+        driver
+            .find(By::Id("settings-button"))
+            .await?
+            .click()
+            .await?;
+        shown(driver, By::Id("use-another-key"), WAIT)
+            .await?
+            .click()
+            .await?;
+        shown(driver, By::Id("api-key"), WAIT).await?;
+        connect_with(driver, &second, &server.running.sandbox_url()).await?;
+        text_until(
+            driver,
+            By::Id("status-queued"),
+            Duration::from_secs(30),
+            |t| t.starts_with("0 "),
+        )
+        .await?;
+        text_until(driver, By::Id("status-connectivity"), WAIT, |t| {
+            t == "Online"
+        })
+        .await?;
+        ensure!(
+            visits().await? == 1,
+            "the server holds {} visits",
+            visits().await?
+        );
+        Ok(())
+    }
+    .await;
+    let finished = app.finish(outcome).await;
+    server.running.shutdown().await?;
+    finished
+}

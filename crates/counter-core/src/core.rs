@@ -180,11 +180,15 @@ impl Core {
         }
     }
 
-    /// A request failed: offline when no answer came at all.
+    /// A request failed: offline when no answer came at all, key refused when the
+    /// service refused the key itself.
     pub(crate) fn observe_failure(&self, err: &ApiError) {
         match err {
             ApiError::Transport(t) if t.status.is_none() => {
                 self.set_connectivity(Connectivity::Offline)
+            }
+            ApiError::Problem(p) if p.code.refuses_the_key() => {
+                self.set_connectivity(Connectivity::KeyRefused)
             }
             ApiError::Transport(_) | ApiError::Problem(_) => {
                 self.set_connectivity(Connectivity::Online)

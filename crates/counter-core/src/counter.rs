@@ -390,7 +390,7 @@ impl Counter {
         let Some(client) = core.client() else {
             return Ok(Report::default());
         };
-        if core.connectivity() == Connectivity::Offline || core.gate().is_some() {
+        if !core.connectivity().may_send() || core.gate().is_some() {
             return Ok(Report::default());
         }
         let Ok(_sending) =
@@ -574,7 +574,7 @@ impl Counter {
         // A fresh balance when the service answers; the cached one otherwise.
         let mut online = false;
         if let Some(client) = core.client()
-            && core.connectivity() != Connectivity::Offline
+            && core.connectivity().may_send()
         {
             match client.gift_cards().get(&gift_card).await {
                 Ok(read) => {

@@ -16,6 +16,16 @@ pub enum Connectivity {
     Online,
     /// The last request got no answer (no connection, time-out, connection closed).
     Offline,
+    /// The service answers but refuses the key (revoked, expired, plan ended...):
+    /// writes wait for a key that works.
+    KeyRefused,
+}
+
+impl Connectivity {
+    /// Whether a write may be tried now.
+    pub fn may_send(self) -> bool {
+        !matches!(self, Connectivity::Offline | Connectivity::KeyRefused)
+    }
 }
 
 /// Something the UI should know.

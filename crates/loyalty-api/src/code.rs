@@ -149,6 +149,24 @@ impl ErrorCode {
         })
     }
 
+    /// The service refuses the key itself (unknown, revoked, expired, wrong place, plan):
+    /// every request with it would get the same answer, and nothing was done. A client
+    /// keeps its writes for a key that works rather than closing them.
+    pub fn refuses_the_key(&self) -> bool {
+        use ErrorCode::*;
+        matches!(
+            self,
+            AuthenticationRequired
+                | InvalidApiKey
+                | ApiKeyRevoked
+                | ApiKeyExpired
+                | TestKeyNotSupported
+                | NotSupportedYet
+                | PlanRequired
+                | KeyModeMismatch
+        )
+    }
+
     /// Every code this client knows, for tests and exhaustive tables.
     pub const ALL: &'static [ErrorCode] = &[
         ErrorCode::AuthenticationRequired,

@@ -13,6 +13,7 @@ use loyalty_api::{Client, Decision, Error as ApiError, ErrorCode, Money, is_retr
 use super::{DecisionReason, ItemId, OutboxItem, Refusal, Write, store};
 use crate::cache;
 use crate::core::{Core, GateReason};
+use crate::events::Connectivity;
 use crate::views::{Answer, CustomerView, GiftCardView, PaymentView, ScanResultView};
 
 /// Who is waiting for the answer.
@@ -208,6 +209,11 @@ pub(crate) async fn send_item(
                         store::mark_needs_decision(&core.db(), id, &reason, Some(&refusal))?;
                     }
                 }
+                (Some(problem), _) if problem.code.refuses_the_key() => {
+                    // Nothing was done: the write waits for a key that works (the
+                    // worker holds the queue while the key is refused).
+                    store::attempt_failed(&core.db(), id, None, &err.to_string())?;
+                }
                 (Some(problem), Some(refusal)) => {
                     report.balance = problem.balance.clone();
                     store::mark_refused(&core.db(), id, &refusal, core.now())?;
@@ -252,6 +258,11 @@ pub(crate) async fn run_worker(core: Arc<Core>) {
             core.wake.notified().await;
             continue;
         };
+        if core.connectivity() == Connectivity::KeyRefused {
+            // Woken by a new key, or by the prober finding the key works again.
+            wait_a_little(&core, Duration::from_secs(5)).await;
+            continue;
+        }
         let next = store::next_sendable(&core.db());
         let item = match next {
             Ok(Some(item)) if !core.is_claimed(item.id) => item,

@@ -355,3 +355,51 @@ async fn a_used_up_rate_limit_holds_the_queue_until_its_window_resets() {
         (0..6).map(|_| ("points".to_owned(), 1)).collect::<Vec<_>>()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_whose_key_was_revoked_waits_for_a_key_that_works_and_goes_once() {
+    let env = Env::start().await;
+    let (card, customer) = env.new_card().await;
+    let minted = env
+        .control(
+            "POST",
+            "/_sandbox/keys",
+            json!({"business_id": env.business_id, "mode": "test"}),
+        )
+        .await;
+    let counter = env.open_with(test_config()).await;
+    counter
+        .connect(&env.sandbox_url(), minted["key"].as_str().unwrap())
+        .await
+        .unwrap();
+    let revoked = minted["id"].as_str().unwrap();
+    env.control(
+        "POST",
+        &format!("/_sandbox/keys/{revoked}/revoke"),
+        json!({}),
+    )
+    .await;
+
+    // Refused for its key: kept, not closed; the till says the key is refused.
+    let outcome = counter
+        .record_scan(card.clone(), ScanAction::Points, points(5))
+        .await
+        .unwrap();
+    let ScanOutcome::Queued { item, .. } = outcome else {
+        panic!("{outcome:?}");
+    };
+    assert_eq!(counter.connectivity(), Connectivity::KeyRefused);
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let waiting = counter.item(item).unwrap();
+    assert_eq!(waiting.state, ItemState::Queued, "{waiting:?}");
+    assert!(waiting.refusal.is_none());
+    assert!(env.scans_of(&customer).await.is_empty());
+
+    // A key that works: the write goes, once, under its first Idempotency-Key.
+    counter.connect(&env.sandbox_url(), &env.key).await.unwrap();
+    drain(&counter).await;
+    let sent = counter.item(item).unwrap();
+    assert_eq!(sent.state, ItemState::Done);
+    assert_eq!(sent.idempotency_key, waiting.idempotency_key);
+    assert_eq!(env.scans_of(&customer).await, [("points".into(), 5)]);
+}

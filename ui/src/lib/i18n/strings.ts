@@ -2,6 +2,11 @@
 import type { Lang } from './problems';
 
 const en = {
+  key_refused: 'Key refused',
+  key_refused_hint: 'The service refuses this key: writes wait on this till. Open Settings and use another key.',
+  another_key: 'Use another key',
+  leave_demo: 'Leave the demo',
+  another_key_hint: 'Writes still queued stay on this till and go with the next key that works.',
   keypad_hint_add: '{n} points to go before “{reward}”; points beyond the goal are not added.',
   keypad_hint_deduct: 'The card holds {n} points: at most that can be deducted.',
   eyebrow_demo: 'Demo',
@@ -200,6 +205,11 @@ const en = {
 export type Key = keyof typeof en;
 
 const fr: Record<Key, string> = {
+  key_refused: 'Clé refusée',
+  key_refused_hint: 'Le service refuse cette clé : les opérations attendent sur cette caisse. Ouvrez les Réglages et utilisez une autre clé.',
+  another_key: 'Utiliser une autre clé',
+  leave_demo: 'Quitter la démo',
+  another_key_hint: 'Les opérations en attente restent sur cette caisse et partiront avec la prochaine clé valable.',
   keypad_hint_add: 'Encore {n} points avant « {reward} » ; les points au-delà de l’objectif ne sont pas ajoutés.',
   keypad_hint_deduct: 'La carte a {n} points : on ne peut pas en retirer davantage.',
   eyebrow_demo: 'Démo',

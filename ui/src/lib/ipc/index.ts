@@ -76,6 +76,11 @@ export function queueStatus(): Promise<QueueStatus> {
   return call<QueueStatus>('queue_status');
 }
 
+/** Forgets the key, to connect with another; queued writes wait for it. */
+export function disconnect(): Promise<void> {
+  return call<void>('disconnect');
+}
+
 /** Reads scanner or keyboard input through the core's scanner rules. */
 export function readScan(input: string): Promise<ScanRead> {
   return call<ScanRead>('read_scan', { input });

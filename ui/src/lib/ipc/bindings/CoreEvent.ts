@@ -5,7 +5,7 @@
  */
 export type CoreEvent = { "type": "connectivity", 
 /**
- * `online`, `offline` or `unknown`.
+ * `online`, `offline`, `key_refused` or `unknown`.
  */
 state: string, } | { "type": "queue_counts", 
 /**

@@ -5,7 +5,7 @@
  */
 export type QueueStatus = { 
 /**
- * `online`, `offline` or `unknown`.
+ * `online`, `offline`, `key_refused` or `unknown`.
  */
 connectivity: string, 
 /**
