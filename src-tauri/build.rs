@@ -7,6 +7,7 @@ fn main() {
         "connect",
         "try_demo",
         "disconnect",
+        "saved_base_url",
         "current_connection",
         "queue_status",
         "read_scan",

@@ -110,6 +110,13 @@ pub async fn disconnect(till: State<'_, Till>) -> Result<(), CommandError> {
     till.disconnect().await
 }
 
+/// The base URL this till last connected to, to offer it again on Connect.
+#[tauri::command]
+pub async fn saved_base_url(till: State<'_, Till>) -> Result<Option<String>, CommandError> {
+    let session = till.session().await;
+    Ok(session.counter.settings()?.base_url)
+}
+
 /// The key the till is connected with in this run, if any.
 #[tauri::command]
 pub async fn current_connection(

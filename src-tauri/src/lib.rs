@@ -54,6 +54,7 @@ pub fn run() {
             commands::connect,
             commands::try_demo,
             commands::disconnect,
+            commands::saved_base_url,
             commands::current_connection,
             commands::queue_status,
             commands::read_scan,

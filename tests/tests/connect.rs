@@ -462,6 +462,20 @@ async fn a_revoked_key_keeps_its_writes_until_another_key_sends_them_once() -> R
             .click()
             .await?;
         shown(driver, By::Id("api-key"), WAIT).await?;
+        // The address used last time is offered again.
+        let field = driver.find(By::Id("base-url")).await?;
+        let mut offered = None;
+        for _ in 0..50 {
+            offered = field.prop("value").await?.filter(|v| !v.is_empty());
+            if offered.is_some() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        ensure!(
+            offered.as_deref() == Some(server.running.sandbox_url().as_str()),
+            "base URL offered: {offered:?}"
+        );
         connect_with(driver, &second, &server.running.sandbox_url()).await?;
         text_until(
             driver,

@@ -76,6 +76,11 @@ export function queueStatus(): Promise<QueueStatus> {
   return call<QueueStatus>('queue_status');
 }
 
+/** The base URL this till last connected to, if any. */
+export function savedBaseUrl(): Promise<string | null> {
+  return call<string | null>('saved_base_url');
+}
+
 /** Forgets the key, to connect with another; queued writes wait for it. */
 export function disconnect(): Promise<void> {
   return call<void>('disconnect');
