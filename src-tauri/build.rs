@@ -11,7 +11,7 @@ fn main() {
         "current_connection",
         "queue_status",
         "read_scan",
-        "card",
+        "read_card",
         "record_scan",
         "confirm_repeat_visit",
         "queue",

@@ -13,8 +13,8 @@ use ts_rs::TS;
 use crate::CommandError;
 use crate::till::Till;
 use crate::views::{
-    CardPanel, CustomerRow, EnrolReply, GiftCardPanel, OfflinePolicyView, PassPanel, PaymentReply,
-    QueueItemView, QueueStatus, ScanRead, ScanReply, SyncView,
+    CardPanel, CustomerRow, EnrolReply, FreshCardView, GiftCardPanel, OfflinePolicyView, PassPanel,
+    PaymentReply, QueueItemView, QueueStatus, ScanRead, ScanReply, SyncView,
 };
 
 /// What the app is and where it keeps its data.
@@ -160,13 +160,12 @@ pub async fn read_scan(till: State<'_, Till>, input: String) -> Result<ScanRead,
     })
 }
 
-/// A card read from the service now (after the cached one was shown); `None` when the
-/// service has no such card any more.
+/// A card read from the service now, after the cached one was shown.
 #[tauri::command]
-pub async fn card(
+pub async fn read_card(
     till: State<'_, Till>,
     card_id: String,
-) -> Result<Option<CardPanel>, CommandError> {
+) -> Result<FreshCardView, CommandError> {
     let Scanned::Card { id } = counter_core::scanner::read(&card_id) else {
         return Err(CommandError::new(
             "invalid_card",
@@ -174,8 +173,7 @@ pub async fn card(
         ));
     };
     let session = till.session().await;
-    let fresh = session.counter.read_card(&id).await?;
-    Ok(fresh.as_ref().map(CardPanel::of_lookup))
+    Ok(session.counter.read_card(&id).await?.into())
 }
 
 /// Records a visit, points (negative to deduct) or a redemption on a card.

@@ -58,7 +58,7 @@ pub fn run() {
             commands::current_connection,
             commands::queue_status,
             commands::read_scan,
-            commands::card,
+            commands::read_card,
             commands::record_scan,
             commands::confirm_repeat_visit,
             commands::queue,

@@ -5,7 +5,8 @@
 use counter_core::cache::{CachedGiftCard, CardLookup, CustomerSummary};
 use counter_core::views::{Answer, CardView};
 use counter_core::{
-    DecisionReason, Event, ItemState, OutboxItem, PaymentOutcome, Resolution, ScanOutcome, Write,
+    DecisionReason, Event, FreshCard, ItemState, OutboxItem, PaymentOutcome, Resolution,
+    ScanOutcome, Write,
 };
 use serde::Serialize;
 use ts_rs::TS;
@@ -339,6 +340,35 @@ impl From<ScanOutcome> for ScanReply {
                 item: id(item),
                 reason: ReasonView::from(&reason),
             },
+        }
+    }
+}
+
+exported! {
+/// A card read from the service now.
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum FreshCardView {
+    /// The card as the service has it (or with this till's queued writes pending).
+    Found {
+        /// The card.
+        card: CardPanel,
+    },
+    /// The service has no such card: never enrolled, or its customer was deleted.
+    NoSuchCard,
+    /// Not read (unreachable, key refused, a wait in force, no first sync yet): the
+    /// cached card stands.
+    NotChecked,
+}
+}
+
+impl From<FreshCard> for FreshCardView {
+    fn from(fresh: FreshCard) -> Self {
+        match fresh {
+            FreshCard::Found(lookup) => FreshCardView::Found {
+                card: CardPanel::of_lookup(&lookup),
+            },
+            FreshCard::NoSuchCard => FreshCardView::NoSuchCard,
+            FreshCard::NotChecked => FreshCardView::NotChecked,
         }
     }
 }

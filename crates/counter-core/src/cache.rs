@@ -86,9 +86,11 @@ fn put_card(
     if !even_if_queued && !store::open_for(tx, &order_key(&card.id))?.is_empty() {
         return Ok(());
     }
+    // Never older over newer: a read asked before an answer was stored loses to it.
     tx.execute(
         "INSERT INTO cards (id, customer_id, card, stored_at) VALUES (?1, ?2, ?3, ?4)
-         ON CONFLICT(id) DO UPDATE SET customer_id = ?2, card = ?3, stored_at = ?4",
+         ON CONFLICT(id) DO UPDATE SET customer_id = ?2, card = ?3, stored_at = ?4
+             WHERE cards.stored_at <= ?4",
         params![
             card.id.as_str(),
             customer.as_str(),

@@ -190,7 +190,10 @@ impl Core {
             ApiError::Problem(p) if p.code.refuses_the_key() => {
                 self.set_connectivity(Connectivity::KeyRefused)
             }
-            ApiError::Transport(_) | ApiError::Problem(_) => {
+            // An answer: the service is there. Only a success shows a refused key works.
+            ApiError::Transport(_) | ApiError::Problem(_)
+                if self.connectivity() != Connectivity::KeyRefused =>
+            {
                 self.set_connectivity(Connectivity::Online)
             }
             _ => {}
@@ -203,9 +206,12 @@ impl Core {
         // The Date header has whole seconds: allow the limit plus that rounding.
         let warning = skew.abs() > self.config.max_clock_skew + SignedDuration::from_secs(1);
         let mut link = self.link();
-        let was_warning = link.skew_beyond.is_some();
+        let before = link.skew_beyond;
         link.skew_beyond = warning.then_some(skew.as_secs());
-        if was_warning != warning {
+        // Said when the warning starts or ends, and when the difference changes by a
+        // minute while it lasts (the status bar shows minutes).
+        let minutes = |s: Option<i64>| s.map(|s| s / 60);
+        if before.is_some() != warning || minutes(before) != minutes(link.skew_beyond) {
             drop(link);
             tracing::warn!(
                 skew_seconds = skew.as_secs(),

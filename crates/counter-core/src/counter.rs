@@ -203,6 +203,17 @@ pub struct GiftCardIssue {
     pub recipient_email: String,
 }
 
+/// What a fresh read of a card found ([`Counter::read_card`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FreshCard {
+    /// The card as the service has it now (or with this till's queued writes pending).
+    Found(Box<CardLookup>),
+    /// The service has no such card: never enrolled here, or its customer was deleted.
+    NoSuchCard,
+    /// Not read: unreachable, key refused, a wait in force, or no first sync yet.
+    NotChecked,
+}
+
 /// A message to card holders, as the manager writes it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BroadcastDraft {
@@ -326,11 +337,15 @@ impl Counter {
     pub async fn connect(&self, base_url: &str, key: &str) -> Result<Connection, Error> {
         let key = ApiKey::new(key)?;
         let client = self.build_client(base_url, key.clone())?;
-        let me = client
-            .me()
-            .await
-            .inspect_err(|e| self.core.observe_failure(e))?;
-        self.core.observe_answer(me.date, me.rate_limit.as_ref());
+        let me = client.me().await.inspect_err(|e| {
+            // A refused candidate says nothing about the key in use; no answer does.
+            if !e
+                .code()
+                .is_some_and(loyalty_api::ErrorCode::refuses_the_key)
+            {
+                self.core.observe_failure(e);
+            }
+        })?;
         let storage = self.keys.save(&key)?;
         if let KeyStorage::File { path, warning } = &storage {
             self.core.events.publish(Event::KeyStorageWarning {
@@ -341,7 +356,9 @@ impl Counter {
         let mut saved = settings::load(&self.core.db())?;
         saved.base_url = Some(client.base_url().as_str().to_owned());
         settings::save(&self.core.db(), &saved)?;
+        // The new client first: the answer then wakes the sender, which must use it.
         self.core.set_client(Some(client));
+        self.core.observe_answer(me.date, me.rate_limit.as_ref());
         Ok(connection_of(&me.data, storage))
     }
 
@@ -390,7 +407,7 @@ impl Counter {
         let Some(client) = core.client() else {
             return Ok(Report::default());
         };
-        if !core.connectivity().may_send() || core.gate().is_some() {
+        if !core.connectivity().may_call_service() || core.gate().is_some() {
             return Ok(Report::default());
         }
         let Ok(_sending) =
@@ -574,7 +591,7 @@ impl Counter {
         // A fresh balance when the service answers; the cached one otherwise.
         let mut online = false;
         if let Some(client) = core.client()
-            && core.connectivity().may_send()
+            && core.connectivity().may_call_service()
         {
             match client.gift_cards().get(&gift_card).await {
                 Ok(read) => {
@@ -905,25 +922,38 @@ impl Counter {
         Ok(cache::lookup_card(&self.core.db(), card)?)
     }
 
-    /// A card read from the service now: its customer is read again (or, for a card the
-    /// cache does not know, the customers enrolled since the last sync are fetched; before
-    /// a first sync has finished, nothing more is read), and the cache updated. `None` when the service has no such card (a deleted customer's
-    /// cards are removed from the cache). Writes still queued for the card keep the
-    /// cached figures, as in [`Counter::lookup_card`].
-    pub async fn read_card(&self, card: &CardId) -> Result<Option<CardLookup>, Error> {
+    /// A card read from the service now, into the cache.
+    ///
+    /// A cached card's customer is read again; a deleted customer is forgotten with
+    /// their cards. For a card the cache does not know, the customers enrolled since
+    /// the last sync are fetched. Nothing is read while the service is unreachable, the
+    /// key refused or a wait in force, nor before a first sync has finished. Writes
+    /// still queued for the card keep the cached figures, as in [`Counter::lookup_card`].
+    pub async fn read_card(&self, card: &CardId) -> Result<FreshCard, Error> {
         let client = self.core.client().ok_or(Error::NotConnected)?;
+        if !self.core.connectivity().may_call_service() || self.core.gate().is_some() {
+            return Ok(FreshCard::NotChecked);
+        }
         let Some(customer) = self
             .lookup_card(card)?
             .and_then(|known| known.customer.map(|c| c.id))
         else {
-            sync::newer(&self.core, &client).await?;
-            return self.lookup_card(card);
+            if sync::newer(&self.core, &client).await?.is_none() {
+                return Ok(FreshCard::NotChecked);
+            }
+            return self.found(card);
         };
+        // Stamped with the time it was asked, so that an answer this till stored while
+        // the read was on its way is not overwritten with older figures.
+        let asked = self.core.now();
         match client.customers().get(&customer).await {
             Ok(read) => {
                 self.core
                     .observe_answer(read.date, read.rate_limit.as_ref());
-                self.cache_customer(&CustomerView::from(&read.data))?;
+                let mut db = self.core.db();
+                let tx = db.transaction()?;
+                cache::put_customer(&tx, &CustomerView::from(&read.data), asked)?;
+                tx.commit()?;
             }
             Err(err) if err.code() == Some(&loyalty_api::ErrorCode::NotFound) => {
                 let mut db = self.core.db();
@@ -936,7 +966,14 @@ impl Counter {
                 return Err(err.into());
             }
         }
-        self.lookup_card(card)
+        self.found(card)
+    }
+
+    fn found(&self, card: &CardId) -> Result<FreshCard, Error> {
+        Ok(match self.lookup_card(card)? {
+            Some(lookup) => FreshCard::Found(Box::new(lookup)),
+            None => FreshCard::NoSuchCard,
+        })
     }
 
     /// A full sync of customers and cards (resuming an interrupted one); `max_pages`
@@ -993,7 +1030,12 @@ fn connection_of(me: &Me, key_storage: KeyStorage) -> Connection {
 /// The light periodic check: GET /v1/me, often while offline, rarely while online.
 async fn run_prober(core: Arc<Core>) {
     loop {
-        let every = if core.connectivity() == Connectivity::Online {
+        // Often while offline; rarely while online or while the key is refused (repeated
+        // refusals from one address are rate limited).
+        let every = if matches!(
+            core.connectivity(),
+            Connectivity::Online | Connectivity::KeyRefused
+        ) {
             core.config.probe_online
         } else {
             core.config.probe_offline

@@ -84,6 +84,32 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE customers ADD COLUMN walk INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE sync_state ADD COLUMN walk INTEGER NOT NULL DEFAULT 0;
     "#,
+    // 3: an outbox item's reason and resolution become data (JSON) instead of English
+    // sentences; the sentences earlier versions stored are read into their kind.
+    r#"
+    UPDATE outbox SET reason = CASE
+        WHEN reason LIKE '%15 minutes%'
+            THEN json_object('kind', 'recent_visit', 'last_visit_at', NULL)
+        WHEN reason LIKE '%24 hours%' AND may_have_arrived_at IS NOT NULL
+            THEN json_object('kind', 'key_may_be_forgotten',
+                             'first_attempt_at', may_have_arrived_at, 'hours', 23)
+        WHEN reason LIKE '%stored body%'
+            THEN json_object('kind', 'body_changed')
+        ELSE json_object('kind', 'answer_unreadable', 'error', reason)
+    END
+    WHERE reason IS NOT NULL AND NOT json_valid(reason);
+    UPDATE outbox SET resolution = CASE
+        WHEN resolution LIKE 'repeat visit confirmed as #%'
+            THEN json_object('kind', 'repeat_confirmed',
+                             'replacement', CAST(substr(resolution, 28) AS INTEGER))
+        WHEN resolution LIKE 'discarded: %'
+            THEN json_object('kind', 'discarded', 'note', substr(resolution, 12))
+        WHEN resolution = 'discarded'
+            THEN json_object('kind', 'discarded', 'note', '')
+        ELSE json_object('kind', 'discarded', 'note', resolution)
+    END
+    WHERE resolution IS NOT NULL AND NOT json_valid(resolution);
+    "#,
 ];
 
 /// The schema version this build writes.
@@ -159,6 +185,86 @@ mod tests {
             .pragma_query_value(None, "synchronous", |r| r.get(0))
             .unwrap();
         assert_eq!(sync, 2, "FULL");
+    }
+
+    #[test]
+    fn reasons_and_resolutions_written_as_sentences_are_read_as_data() {
+        use crate::outbox::{DecisionReason, Resolution, store};
+
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("till.db");
+        {
+            // A file as the first version left it: schema 1, sentences in the outbox.
+            let mut conn = Connection::open(&path).unwrap();
+            let tx = conn.transaction().unwrap();
+            tx.execute_batch(MIGRATIONS[0]).unwrap();
+            tx.pragma_update(None, "user_version", 1).unwrap();
+            tx.commit().unwrap();
+            let write = r#"{"kind":"scan","card_id":"card_1","action":"visit","amount":null,"confirm_repeat":false}"#;
+            let rows = [
+                (
+                    "k1",
+                    "needs_decision",
+                    Some(
+                        "The service says this card's last visit was at a moment, less than 15 minutes before.",
+                    ),
+                    None,
+                ),
+                (
+                    "k2",
+                    "needs_decision",
+                    Some(
+                        "This write may have reached the service at 2026-11-20T10:00:00Z, more than 23 hours ago. The service forgets a write's key after 24 hours.",
+                    ),
+                    None,
+                ),
+                (
+                    "k3",
+                    "refused",
+                    None,
+                    Some("discarded: already on the card"),
+                ),
+                ("k4", "refused", None, Some("repeat visit confirmed as #7")),
+            ];
+            for (key, state, reason, resolution) in rows {
+                conn.execute(
+                    "INSERT INTO outbox (kind, idempotency_key, write, body, state, created_at,
+                         may_have_arrived_at, reason, resolution)
+                     VALUES ('scan', ?1, ?2, '{}', ?3, '2026-11-20T10:00:00.000Z',
+                         '2026-11-20T10:00:00.000Z', ?4, ?5)",
+                    rusqlite::params![key, write, state, reason, resolution],
+                )
+                .unwrap();
+            }
+        }
+        let conn = open(&path).unwrap();
+        let item = |n: i64| {
+            store::get(&conn, crate::outbox::ItemId(n))
+                .unwrap()
+                .unwrap()
+        };
+        assert_eq!(
+            item(1).reason,
+            Some(DecisionReason::RecentVisit {
+                last_visit_at: None
+            })
+        );
+        assert!(matches!(
+            item(2).reason,
+            Some(DecisionReason::KeyMayBeForgotten { hours: 23, .. })
+        ));
+        assert_eq!(
+            item(3).resolution,
+            Some(Resolution::Discarded {
+                note: "already on the card".into()
+            })
+        );
+        assert_eq!(
+            item(4).resolution,
+            Some(Resolution::RepeatConfirmed {
+                replacement: crate::outbox::ItemId(7)
+            })
+        );
     }
 
     #[test]

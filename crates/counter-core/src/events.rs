@@ -22,8 +22,8 @@ pub enum Connectivity {
 }
 
 impl Connectivity {
-    /// Whether a write may be tried now.
-    pub fn may_send(self) -> bool {
+    /// Whether a request may be tried now.
+    pub fn may_call_service(self) -> bool {
         !matches!(self, Connectivity::Offline | Connectivity::KeyRefused)
     }
 }

@@ -60,8 +60,8 @@ pub mod views;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::Config;
 pub use counter::{
-    Balance, BroadcastDraft, Connection, Counter, Enrolment, GiftCardIssue, PaymentOutcome,
-    ScanOutcome, WriteOutcome,
+    Balance, BroadcastDraft, Connection, Counter, Enrolment, FreshCard, GiftCardIssue,
+    PaymentOutcome, ScanOutcome, WriteOutcome,
 };
 pub use error::Error;
 pub use events::{Connectivity, Event};

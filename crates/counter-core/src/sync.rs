@@ -5,6 +5,7 @@
 //! top-up walks from the newest until it meets a customer it already has (the list
 //! is newest first), for the enrolments made since.
 
+use jiff::Timestamp;
 use loyalty_api::{Client, Cursor, ErrorCode, ListParams};
 use rusqlite::{OptionalExtension, params};
 use serde::{Deserialize, Serialize};
@@ -38,13 +39,16 @@ struct State {
     finished: bool,
     last_total: Option<u64>,
     newest_id: Option<String>,
+    /// When the newest customer of the last finished walk was enrolled.
+    newest_at: Option<String>,
 }
 
 fn load(core: &Core) -> rusqlite::Result<State> {
     Ok(core
         .db()
         .query_row(
-            "SELECT cursor, done, finished, last_total, newest_id FROM sync_state WHERE list = ?1",
+            "SELECT cursor, done, finished, last_total, newest_id, newest_at
+             FROM sync_state WHERE list = ?1",
             [LIST],
             |r| {
                 Ok(State {
@@ -53,6 +57,7 @@ fn load(core: &Core) -> rusqlite::Result<State> {
                     finished: r.get(2)?,
                     last_total: r.get(3)?,
                     newest_id: r.get(4)?,
+                    newest_at: r.get(5)?,
                 })
             },
         )
@@ -83,7 +88,16 @@ pub(crate) async fn full(
         let mut params = ListParams::new().limit(PAGE);
         if let Some(cursor) = &state.cursor {
             params = params.cursor(Cursor::new(cursor.clone()));
+        } else {
+            // A new walk, numbered before its first page is asked for: whatever is
+            // stored from now on counts as seen by it.
+            core.db().execute(
+                "INSERT INTO sync_state (list, walk) VALUES (?1, 1)
+                 ON CONFLICT(list) DO UPDATE SET walk = walk + 1",
+                [LIST],
+            )?;
         }
+        let asked = core.now();
         let page = match client.customers().list(&params).await {
             Ok(page) => page,
             Err(err) if err.code() == Some(&ErrorCode::InvalidCursor) && state.cursor.is_some() => {
@@ -106,21 +120,23 @@ pub(crate) async fn full(
             .as_ref()
             .map(|c| c.as_str().to_owned());
         let has_more = page.data.has_more && next.is_some();
-        let now = core.now();
         {
             let mut db = core.db();
             let tx = db.transaction()?;
             if first_page {
-                // A new walk: the customers it sees are marked with its number.
-                let newest = customers.first().map(|c| c.id.as_str().to_owned());
+                let newest = customers.first();
                 tx.execute(
-                    "INSERT INTO sync_state (list, walk_newest_id, walk) VALUES (?1, ?2, 1)
-                     ON CONFLICT(list) DO UPDATE SET walk_newest_id = ?2, walk = walk + 1",
-                    params![LIST, newest],
+                    "UPDATE sync_state SET walk_newest_id = ?2, walk_newest_at = ?3
+                     WHERE list = ?1",
+                    params![
+                        LIST,
+                        newest.map(|c| c.id.as_str()),
+                        newest.and_then(|c| c.created_at).map(|t| t.to_string())
+                    ],
                 )?;
             }
             for customer in &customers {
-                cache::put_customer(&tx, customer, now)?;
+                cache::put_customer(&tx, customer, asked)?;
             }
             state.done += customers.len() as u64;
             tx.execute(
@@ -133,7 +149,8 @@ pub(crate) async fn full(
             )?;
             if !has_more {
                 tx.execute(
-                    "UPDATE sync_state SET last_total = done, newest_id = walk_newest_id WHERE list = ?1",
+                    "UPDATE sync_state SET last_total = done, newest_id = walk_newest_id,
+                         newest_at = walk_newest_at WHERE list = ?1",
                     [LIST],
                 )?;
                 let walk: i64 =
@@ -187,10 +204,18 @@ pub(crate) async fn newer(core: &Core, client: &Client) -> Result<Option<SyncRep
     else {
         return Ok(None);
     };
+    // Newest first: the walk stops at the newest customer it knew, or at anyone enrolled
+    // no later (that customer may since have been deleted).
+    let known_at: Option<Timestamp> = state.newest_at.as_deref().and_then(|t| t.parse().ok());
+    let is_known = |customer: &loyalty_api::Customer| {
+        customer.id.as_str() == known
+            || matches!((customer.created_at, known_at), (Some(at), Some(known)) if at < known)
+    };
     let mut pages = client.customers().pages(ListParams::new().limit(PAGE));
     let mut stored = 0u64;
-    let mut newest: Option<String> = None;
+    let mut newest: Option<(String, Option<Timestamp>)> = None;
     'walk: loop {
+        let asked = core.now();
         let page = match pages.next_page().await {
             Ok(Some(page)) => page,
             Ok(None) => break,
@@ -200,24 +225,23 @@ pub(crate) async fn newer(core: &Core, client: &Client) -> Result<Option<SyncRep
             }
         };
         core.observe_answer(page.date, page.rate_limit.as_ref());
-        let now = core.now();
         let mut db = core.db();
         let tx = db.transaction()?;
         for customer in &page.data.data {
-            if customer.id.as_str() == known {
+            if is_known(customer) {
                 tx.commit()?;
                 break 'walk;
             }
-            newest.get_or_insert_with(|| customer.id.as_str().to_owned());
-            cache::put_customer(&tx, &CustomerView::from(customer), now)?;
+            newest.get_or_insert_with(|| (customer.id.as_str().to_owned(), customer.created_at));
+            cache::put_customer(&tx, &CustomerView::from(customer), asked)?;
             stored += 1;
         }
         tx.commit()?;
     }
-    if let Some(newest) = newest {
+    if let Some((id, created_at)) = newest {
         core.db().execute(
-            "UPDATE sync_state SET newest_id = ?2 WHERE list = ?1",
-            params![LIST, newest],
+            "UPDATE sync_state SET newest_id = ?2, newest_at = ?3 WHERE list = ?1",
+            params![LIST, id, created_at.map(|t| t.to_string())],
         )?;
     }
     Ok(Some(SyncReport {

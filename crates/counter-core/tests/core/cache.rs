@@ -1,6 +1,6 @@
 //! The customer cache: resumable sync, top-up, search, provisional cards.
 
-use counter_core::{Enrolment, Event, ScanOutcome, WriteOutcome};
+use counter_core::{Enrolment, Event, FreshCard, ScanOutcome, WriteOutcome};
 use loyalty_api::{CardId, ScanAction};
 use rust_decimal::Decimal;
 use serde_json::json;
@@ -123,12 +123,20 @@ async fn the_active_passes_are_listed_to_enrol_on() {
 async fn a_card_read_fresh_shows_what_happened_elsewhere_and_forgets_a_deleted_customer() {
     let env = Env::start().await;
     let counter = env.counter().await;
+    // Before a first sync, a card the till does not know is not looked for.
+    let (early, _) = env.new_card().await;
+    assert_eq!(
+        counter.read_card(&early).await.unwrap(),
+        FreshCard::NotChecked
+    );
     counter.sync(None).await.unwrap();
     let (card, customer) = env.new_card().await;
 
     // Not cached yet: a fresh read fetches the customers enrolled since the last sync.
     assert!(counter.lookup_card(&card).unwrap().is_none());
-    let first = counter.read_card(&card).await.unwrap().expect("found");
+    let FreshCard::Found(first) = counter.read_card(&card).await.unwrap() else {
+        panic!("not found");
+    };
     assert_eq!(first.card.points, 0);
 
     // Another till adds points: the cache still says 0, a fresh read says 40.
@@ -138,7 +146,9 @@ async fn a_card_read_fresh_shows_what_happened_elsewhere_and_forgets_a_deleted_c
     )
     .await;
     assert_eq!(counter.lookup_card(&card).unwrap().unwrap().card.points, 0);
-    let fresh = counter.read_card(&card).await.unwrap().expect("found");
+    let FreshCard::Found(fresh) = counter.read_card(&card).await.unwrap() else {
+        panic!("not found");
+    };
     assert_eq!(fresh.card.points, 40);
     assert_eq!(counter.lookup_card(&card).unwrap().unwrap().card.points, 40);
 
@@ -150,18 +160,38 @@ async fn a_card_read_fresh_shows_what_happened_elsewhere_and_forgets_a_deleted_c
         json!({}),
     )
     .await;
-    assert!(counter.read_card(&card).await.unwrap().is_none());
+    assert_eq!(
+        counter.read_card(&card).await.unwrap(),
+        FreshCard::NoSuchCard
+    );
     assert!(counter.lookup_card(&card).unwrap().is_none());
     assert!(counter.search(&name, 5).unwrap().is_empty());
 
-    // A card no one has: None, not an error.
-    assert!(
+    // A card no one has: said so, not an error.
+    assert_eq!(
         counter
             .read_card(&CardId::new("card_nobody"))
             .await
-            .unwrap()
-            .is_none()
+            .unwrap(),
+        FreshCard::NoSuchCard
     );
+
+    // The newest customer the till knew is deleted: a later look for new customers
+    // still stops where the till's knowledge ends (by enrolment time), not at the end
+    // of the list.
+    let (newest_card, newest) = env.new_card().await;
+    counter.top_up().await.unwrap();
+    assert!(counter.lookup_card(&newest_card).unwrap().is_some());
+    env.control(
+        "DELETE",
+        &format!("/_sandbox/customers/{newest}"),
+        json!({}),
+    )
+    .await;
+    let (late, _) = env.new_card().await;
+    let top = counter.top_up().await.unwrap();
+    assert_eq!(top.stored, 1, "only the one enrolled since");
+    assert!(counter.lookup_card(&late).unwrap().is_some());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

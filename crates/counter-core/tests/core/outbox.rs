@@ -393,6 +393,19 @@ async fn a_write_whose_key_was_revoked_waits_for_a_key_that_works_and_goes_once(
     let waiting = counter.item(item).unwrap();
     assert_eq!(waiting.state, ItemState::Queued, "{waiting:?}");
     assert!(waiting.refusal.is_none());
+    assert_eq!(
+        waiting.attempts, 1,
+        "the queue is held, not retried with the key"
+    );
+
+    // Trying another key the service refuses changes nothing for the queue.
+    assert!(
+        counter
+            .connect(&env.sandbox_url(), "lc_test_not_a_key_at_all_000000")
+            .await
+            .is_err()
+    );
+    assert_eq!(counter.item(item).unwrap().attempts, 1);
     assert!(env.scans_of(&customer).await.is_empty());
 
     // A key that works: the write goes, once, under its first Idempotency-Key.

@@ -13,9 +13,18 @@ describe('describeError', () => {
     expect(describeError({ code: 'service_unreachable', message: 'x', ...none }, 'fr')).toContain('injoignable');
   });
 
-  it('falls back to the message for a code it does not know', () => {
-    expect(describeError({ code: 'storage_failed', message: 'The disk is full.', ...none }, 'en')).toBe(
-      'The disk is full.',
+  it('says every code of its own in each language, never the English message', () => {
+    for (const code of ['storage_failed', 'not_allowed', 'offline_payment_refused', 'invalid_api_key']) {
+      const en = describeError({ code, message: 'The disk is full.', ...none }, 'en');
+      const fr = describeError({ code, message: 'The disk is full.', ...none }, 'fr');
+      expect(en).not.toContain('disk');
+      expect(fr).not.toBe(en);
+    }
+  });
+
+  it('falls back to a sentence of its own for a code it does not know', () => {
+    expect(describeError({ code: 'brand_new', message: 'The disk is full.', ...none }, 'en')).toBe(
+      'Something went wrong. The details say more.',
     );
   });
 });

@@ -10,6 +10,7 @@ import type { ConnectionView } from './bindings/ConnectionView';
 import type { CoreEvent } from './bindings/CoreEvent';
 import type { CustomerRow } from './bindings/CustomerRow';
 import type { EnrolReply } from './bindings/EnrolReply';
+import type { FreshCardView } from './bindings/FreshCardView';
 import type { GiftCardPanel } from './bindings/GiftCardPanel';
 import type { OfflinePolicyView } from './bindings/OfflinePolicyView';
 import type { PassPanel } from './bindings/PassPanel';
@@ -33,6 +34,7 @@ export type {
   CoreEvent,
   CustomerRow,
   EnrolReply,
+  FreshCardView,
   GiftCardPanel,
   OfflinePolicyView,
   PassPanel,
@@ -91,9 +93,9 @@ export function readScan(input: string): Promise<ScanRead> {
   return call<ScanRead>('read_scan', { input });
 }
 
-/** A card read from the service now; null when the service no longer has it. */
-export function readCard(cardId: string): Promise<CardPanel | null> {
-  return call<CardPanel | null>('card', { cardId });
+/** A card read from the service now (or why it was not). */
+export function readCard(cardId: string): Promise<FreshCardView> {
+  return call<FreshCardView>('read_card', { cardId });
 }
 
 /** Records a visit, points (negative deducts) or a redemption. */
