@@ -5,7 +5,9 @@
 //!    of connection (WAL, `synchronous=FULL`), in the same run: the ratio;
 //! 2. a drain of 2,000 queued writes against the server's writes-per-key limit: the
 //!    achieved rate as a share of the limit;
-//! 3. search as you type over 100,000 cached customers: p50 and p99.
+//! 3. search as you type over 100,000 cached customers: p50 and p99;
+//! 4. a scanned card read from the cache and then fresh from the service (p50, p99,
+//!    ratio), and a second full sync of the 100,000 (which forgets deleted customers).
 //!
 //! Run: `cargo run --release -p counter-core --example bench`
 
@@ -13,7 +15,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use counter_core::secrets::SecretsConfig;
-use counter_core::{Config, Counter, SystemClock, UuidIds};
+use counter_core::{Config, Counter, FreshCard, SystemClock, UuidIds};
 use loyalty_api::{CardId, ScanAction};
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
@@ -25,6 +27,7 @@ const DRAIN: usize = 2_000;
 const WRITES_PER_WINDOW: u64 = 300;
 const WINDOW_SECONDS: u64 = 10;
 const CUSTOMERS: u64 = 100_000;
+const FRESH_READS: usize = 200;
 
 struct Server {
     root: String,
@@ -262,6 +265,48 @@ async fn main() -> Result<()> {
         percentile(&timings, 0.50).as_secs_f64() * 1e3,
         percentile(&timings, 0.99).as_secs_f64() * 1e3,
         timings.last().map(|d| d.as_secs_f64() * 1e3).unwrap_or(0.0)
+    );
+
+    // 4. A scanned card: the cached one at once, then the service's (one GET of its
+    //    customer, stored); then a second full sync, which also forgets deleted ones.
+    let mut cards: Vec<CardId> = Vec::new();
+    for name in names.iter().take(FRESH_READS) {
+        if let Some(hit) = counter.search(name, 1)?.into_iter().next() {
+            cards.extend(hit.card_ids.into_iter().take(1));
+        }
+    }
+    let (mut cached, mut fresh) = (Vec::new(), Vec::new());
+    for card in &cards {
+        let started = Instant::now();
+        std::hint::black_box(counter.lookup_card(card)?);
+        cached.push(started.elapsed());
+        let started = Instant::now();
+        let read = counter.read_card(card).await?;
+        fresh.push(started.elapsed());
+        if !matches!(read, FreshCard::Found(_)) {
+            return Err(format!("{card}: {read:?}").into());
+        }
+    }
+    cached.sort();
+    fresh.sort();
+    let (cached_p50, fresh_p50) = (percentile(&cached, 0.50), percentile(&fresh, 0.50));
+    println!(
+        "a scanned card over {} cached customers ({} cards): cached p50 {:.3} ms; fresh from \
+         the service p50 {:.3} ms, p99 {:.3} ms; fresh/cached {:.0}x",
+        report.cached,
+        cards.len(),
+        cached_p50.as_secs_f64() * 1e3,
+        fresh_p50.as_secs_f64() * 1e3,
+        percentile(&fresh, 0.99).as_secs_f64() * 1e3,
+        fresh_p50.as_secs_f64() / cached_p50.as_secs_f64().max(1e-9)
+    );
+    let resync = Instant::now();
+    let again = counter.sync(None).await?;
+    println!(
+        "second full sync of {} customers: {:.1} s, {} forgotten",
+        again.cached,
+        resync.elapsed().as_secs_f64(),
+        again.removed
     );
     counter.close().await;
     Ok(())
