@@ -64,18 +64,7 @@ impl Till {
     /// Leaves the demo if it was running.
     pub async fn connect(&self, base_url: &str, api_key: &str) -> Result<Connection, CommandError> {
         let mut session = self.session.write().await;
-        if session.is_demo() {
-            let counter = open_counter(&self.app, &self.data_dir.join("till")).await?;
-            self.replace(
-                &mut session,
-                Session {
-                    counter,
-                    demo: None,
-                    connection: None,
-                },
-            )
-            .await;
-        }
+        self.leave_demo(&mut session).await?;
         let connection = session.counter.connect(base_url, api_key).await?;
         session.connection = Some(connection.clone());
         Ok(connection)
@@ -86,19 +75,24 @@ impl Till {
     pub async fn disconnect(&self) -> Result<(), CommandError> {
         let mut session = self.session.write().await;
         if session.is_demo() {
-            let counter = open_counter(&self.app, &self.data_dir.join("till")).await?;
-            self.replace(
-                &mut session,
-                Session {
-                    counter,
-                    demo: None,
-                    connection: None,
-                },
-            )
-            .await;
+            self.leave_demo(&mut session).await
         } else {
             session.counter.disconnect()?;
             session.connection = None;
+            Ok(())
+        }
+    }
+
+    /// Stops the demo, if it runs, and opens the real till (not connected) in its place.
+    async fn leave_demo(&self, session: &mut Session) -> Result<(), CommandError> {
+        if session.is_demo() {
+            let counter = open_counter(&self.app, &self.data_dir.join("till")).await?;
+            let real = Session {
+                counter,
+                demo: None,
+                connection: None,
+            };
+            self.replace(session, real).await;
         }
         Ok(())
     }

@@ -69,9 +69,7 @@ impl Server {
             made["id"].as_str().context("key id")?.to_owned(),
         ))
     }
-}
 
-impl Server {
     /// A call of the API's sandbox place with `key` (writes get a fresh Idempotency-Key).
     async fn api(&self, key: &str, method: &str, path: &str, body: Value) -> Result<Value> {
         let url = format!("{}{path}", self.running.sandbox_url());
@@ -90,6 +88,24 @@ impl Server {
             .error_for_status()?
             .json()
             .await?)
+    }
+
+    /// Enrols a customer on the business's first pass; answers their id and card's id.
+    async fn enrol(&self, key: &str, name: &str, email: &str) -> Result<(String, String)> {
+        let passes = self.api(key, "GET", "/v1/passes", Value::Null).await?;
+        let pass = passes["data"][0]["id"].as_str().context("pass")?;
+        let customer = self
+            .api(
+                key,
+                "POST",
+                "/v1/customers",
+                json!({"pass_id": pass, "name": name, "email": email, "wallet": "apple",
+                       "send_welcome": false}),
+            )
+            .await?;
+        let id = customer["id"].as_str().context("customer")?;
+        let card = customer["cards"][0]["id"].as_str().context("card")?;
+        Ok((id.to_owned(), card.to_owned()))
     }
 }
 
@@ -287,22 +303,9 @@ async fn a_read_only_key_is_not_offered_writes_and_says_why() -> Result<()> {
         .await?;
     let reader = reader["key"].as_str().context("key")?.to_owned();
 
-    let passes = server.api(&full, "GET", "/v1/passes", Value::Null).await?;
-    let pass = passes["data"][0]["id"].as_str().context("pass")?.to_owned();
-    let customer = server
-        .api(
-            &full,
-            "POST",
-            "/v1/customers",
-            json!({"pass_id": pass, "name": "Inès Lecture", "email": "ines@example.com",
-                   "wallet": "apple", "send_welcome": false}),
-        )
+    let (customer_id, card) = server
+        .enrol(&full, "Inès Lecture", "ines@example.com")
         .await?;
-    let customer_id = customer["id"].as_str().context("customer")?.to_owned();
-    let card = customer["cards"][0]["id"]
-        .as_str()
-        .context("card")?
-        .to_owned();
     let gift = server
         .api(
             &issuer,
@@ -394,22 +397,7 @@ async fn a_revoked_key_keeps_its_writes_until_another_key_sends_them_once() -> R
     let (full, _) = server.key(&shop, "test", Value::Null).await?;
     let (first, first_id) = server.key(&shop, "test", Value::Null).await?;
     let (second, _) = server.key(&shop, "test", Value::Null).await?;
-    let passes = server.api(&full, "GET", "/v1/passes", Value::Null).await?;
-    let pass = passes["data"][0]["id"].as_str().context("pass")?.to_owned();
-    let customer = server
-        .api(
-            &full,
-            "POST",
-            "/v1/customers",
-            json!({"pass_id": pass, "name": "Noé Relève", "email": "noe@example.com",
-                   "wallet": "google", "send_welcome": false}),
-        )
-        .await?;
-    let customer_id = customer["id"].as_str().context("customer")?.to_owned();
-    let card = customer["cards"][0]["id"]
-        .as_str()
-        .context("card")?
-        .to_owned();
+    let (customer_id, card) = server.enrol(&full, "Noé Relève", "noe@example.com").await?;
     let visits = || async {
         let now = server
             .api(
