@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod own;
+
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
