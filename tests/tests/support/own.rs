@@ -2,6 +2,7 @@
 //! for what the demo cannot show (other businesses, plans, passes and keys).
 
 use anyhow::{Context, Result};
+use loyalty_counter_e2e::App;
 use loyalty_sandbox::{Config, Running, Sandbox};
 use serde_json::{Value, json};
 
@@ -13,6 +14,18 @@ pub struct OwnServer {
 }
 
 impl OwnServer {
+    /// Runs `steps` on the app, started on Connect, with this server at hand; saves the
+    /// artifacts if they fail. The server stops with the test's runtime.
+    pub async fn run_app(
+        &self,
+        name: &str,
+        steps: impl AsyncFnOnce(&App, &OwnServer) -> Result<()>,
+    ) -> Result<()> {
+        let app = App::launch(name).await?;
+        let outcome = steps(&app, self).await;
+        app.finish(outcome).await
+    }
+
     /// Starts one on a loopback port, its data in memory.
     pub async fn start() -> Result<Self> {
         let sandbox = Sandbox::open(Config {
