@@ -4,7 +4,6 @@ use std::time::Duration;
 
 use jiff::SignedDuration;
 use loyalty_api::{Jitter, RetryPolicy};
-use rust_decimal::Decimal;
 
 use crate::secrets::SecretsConfig;
 
@@ -28,10 +27,12 @@ pub struct Config {
     /// Past this age, an item that may have reached the service is not sent again
     /// blindly (the service remembers a key 24 hours).
     pub forget_after: SignedDuration,
-    /// How long a cashier's call waits for the sender before leaving its write queued.
+    /// How long a cashier's call waits for its write's answer: past it, the write
+    /// shows as saved and queued, and its answer arrives later (events).
     pub interactive_wait: Duration,
-    /// Payments above this many major units are refused as absurd.
-    pub max_payment: Decimal,
+    /// The longest wait the till accepts from the service (`Retry-After`, a rate-limit
+    /// reset) or imposes on one failing item; anything longer is cut to this.
+    pub max_service_wait: Duration,
     /// Where the API key is kept.
     pub secrets: SecretsConfig,
 }
@@ -51,8 +52,8 @@ impl Default for Config {
             probe_online: Duration::from_secs(60),
             max_clock_skew: SignedDuration::from_mins(2),
             forget_after: SignedDuration::from_hours(23),
-            interactive_wait: Duration::from_secs(3),
-            max_payment: Decimal::from(100_000),
+            interactive_wait: Duration::from_secs(2),
+            max_service_wait: Duration::from_secs(300),
             secrets: SecretsConfig::default(),
         }
     }

@@ -1,6 +1,6 @@
 //! The state the façade, the sender and the connectivity check share.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 
 use jiff::{SignedDuration, Timestamp};
@@ -14,6 +14,7 @@ use crate::config::Config;
 use crate::events::{Connectivity, Event, Events};
 use crate::ids::IdSource;
 use crate::outbox::{ItemId, store};
+use crate::secrets::KeyFingerprint;
 
 /// Why the sender is holding back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,6 +38,16 @@ struct Link {
     gate: Option<Gate>,
     /// Till minus service, in seconds, while beyond the allowed difference.
     skew_beyond: Option<i64>,
+    /// The service's clock as last read (its `Date`), and when, on a clock that never
+    /// jumps: the service's time now is that reading plus the time elapsed since.
+    service_time: Option<(Timestamp, Instant)>,
+}
+
+/// The client the outbox sends with, and which key it holds.
+#[derive(Debug, Clone)]
+pub(crate) struct Sender {
+    pub client: Client,
+    pub key: KeyFingerprint,
 }
 
 /// Shared by everything inside one open counter.
@@ -47,10 +58,13 @@ pub(crate) struct Core {
     pub ids: Arc<dyn IdSource>,
     pub events: Events,
     pub config: Config,
-    client: RwLock<Option<Client>>,
+    sender: RwLock<Option<Sender>>,
     link: Mutex<Link>,
     /// Items a cashier's call is sending itself; the worker leaves them alone.
     claimed: Mutex<HashSet<ItemId>>,
+    /// Items that failed and wait before their next attempt (their own backoff, so
+    /// one failing write never holds the writes of other cards).
+    backoff: Mutex<HashMap<ItemId, Instant>>,
     /// Wakes the worker: a new item, the service back, "send now".
     pub wake: Notify,
     /// Only one request of the outbox is in flight at a time.
@@ -70,13 +84,15 @@ impl Core {
             ids,
             events: Events::new(),
             config,
-            client: RwLock::new(None),
+            sender: RwLock::new(None),
             link: Mutex::new(Link {
                 connectivity: Connectivity::Unknown,
                 gate: None,
                 skew_beyond: None,
+                service_time: None,
             }),
             claimed: Mutex::new(HashSet::new()),
+            backoff: Mutex::new(HashMap::new()),
             wake: Notify::new(),
             send_lock: tokio::sync::Mutex::new(()),
         }
@@ -93,14 +109,19 @@ impl Core {
     }
 
     pub(crate) fn client(&self) -> Option<Client> {
-        self.client
+        self.sender().map(|s| s.client)
+    }
+
+    /// The client with the fingerprint of its key.
+    pub(crate) fn sender(&self) -> Option<Sender> {
+        self.sender
             .read()
             .unwrap_or_else(|p| p.into_inner())
             .clone()
     }
 
-    pub(crate) fn set_client(&self, client: Option<Client>) {
-        *self.client.write().unwrap_or_else(|p| p.into_inner()) = client;
+    pub(crate) fn set_sender(&self, sender: Option<Sender>) {
+        *self.sender.write().unwrap_or_else(|p| p.into_inner()) = sender;
         self.wake.notify_one();
     }
 
@@ -124,8 +145,11 @@ impl Core {
         }
     }
 
+    /// Holds every write back for `wait`: only for what concerns the whole service (its
+    /// rate limit, a 503 with `Retry-After`, no connection). A wait beyond
+    /// `config.max_service_wait` (an absurd `Retry-After` or reset) is cut to it.
     pub(crate) fn set_gate(&self, wait: std::time::Duration, reason: GateReason) {
-        let until = Instant::now() + wait;
+        let until = later(wait.min(self.config.max_service_wait));
         let mut link = self.link();
         // A longer wait the service asked for is never shortened by our own backoff.
         match link.gate {
@@ -134,13 +158,15 @@ impl Core {
         }
     }
 
-    /// Lifts our own backoff (not a wait the service asked for): "send now".
+    /// Lifts our own backoff, the service-wide one and every item's (not a wait the
+    /// service asked for): "send now".
     pub(crate) fn lift_backoff(&self) {
         let mut link = self.link();
         if link.gate.is_some_and(|g| g.reason == GateReason::Backoff) {
             link.gate = None;
         }
         drop(link);
+        self.clear_backoff();
         self.wake.notify_one();
     }
 
@@ -166,8 +192,15 @@ impl Core {
     /// An answer came back: the service is reachable; compare clocks; respect the limit.
     pub(crate) fn observe_answer(&self, date: Option<Timestamp>, rate_limit: Option<&RateLimit>) {
         self.set_connectivity(Connectivity::Online);
-        if let Some(server) = date {
-            self.observe_server_time(server);
+        match date {
+            Some(server) => self.observe_server_time(server),
+            // A service that sends no Date: the till's clock is the best reading left.
+            None => {
+                let mut link = self.link();
+                if link.service_time.is_none() {
+                    link.service_time = Some((self.now(), Instant::now()));
+                }
+            }
         }
         if let Some(limit) = rate_limit
             && let Some(spent) = limit
@@ -206,6 +239,7 @@ impl Core {
         // The Date header has whole seconds: allow the limit plus that rounding.
         let warning = skew.abs() > self.config.max_clock_skew + SignedDuration::from_secs(1);
         let mut link = self.link();
+        link.service_time = Some((server, Instant::now()));
         let before = link.skew_beyond;
         link.skew_beyond = warning.then_some(skew.as_secs());
         // Said when the warning starts or ends, and when the difference changes by a
@@ -223,6 +257,55 @@ impl Core {
                 warning,
             });
         }
+    }
+
+    /// The service's time now, as far as the till can tell: its last `Date` plus the
+    /// time elapsed since on a clock that never jumps. None until the service has
+    /// answered once since the counter opened. The 23-hour rule is measured on it,
+    /// because the service forgets Idempotency-Keys by its own clock, and the till's
+    /// wall clock can be wrong or corrected at any moment.
+    pub(crate) fn service_now(&self) -> Option<Timestamp> {
+        let (read, at) = self.link().service_time?;
+        let elapsed = SignedDuration::try_from(at.elapsed()).unwrap_or(SignedDuration::MAX);
+        read.checked_add(elapsed).ok()
+    }
+
+    /// Holds one item back for `wait` after a failure of its own.
+    pub(crate) fn back_off(&self, id: ItemId, wait: std::time::Duration) {
+        let until = later(wait.min(self.config.max_service_wait));
+        self.backoff
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(id, until);
+    }
+
+    /// Whether `id` is waiting out its own backoff.
+    pub(crate) fn is_backing_off(&self, id: ItemId) -> bool {
+        let mut backoff = self.backoff.lock().unwrap_or_else(|p| p.into_inner());
+        match backoff.get(&id) {
+            Some(until) if *until > Instant::now() => true,
+            Some(_) => {
+                backoff.remove(&id);
+                false
+            }
+            None => false,
+        }
+    }
+
+    /// When the first item's own backoff ends, if any waits.
+    pub(crate) fn next_backoff_end(&self) -> Option<Instant> {
+        let mut backoff = self.backoff.lock().unwrap_or_else(|p| p.into_inner());
+        let now = Instant::now();
+        backoff.retain(|_, until| *until > now);
+        backoff.values().min().copied()
+    }
+
+    /// Ends every item's own backoff ("send now", or the service answering again).
+    fn clear_backoff(&self) {
+        self.backoff
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clear();
     }
 
     pub(crate) fn clock_warning(&self) -> bool {
@@ -245,6 +328,22 @@ impl Core {
         let id = store::enqueue(&mut self.db(), write, key, self.now(), replaces)?;
         claimed.insert(id);
         Ok(id)
+    }
+
+    /// Confirms a repeat visit ([`store::confirm_repeat`]) and claims a new
+    /// replacement for the caller in the same step, as [`Core::enqueue_claimed`] does.
+    pub(crate) fn confirm_repeat_claimed(
+        &self,
+        first: ItemId,
+        replacement: &crate::outbox::Write,
+        key: &loyalty_api::IdempotencyKey,
+    ) -> rusqlite::Result<store::RepeatConfirmation> {
+        let mut claimed = self.claimed.lock().unwrap_or_else(|p| p.into_inner());
+        let found = store::confirm_repeat(&mut self.db(), first, replacement, key, self.now())?;
+        if let store::RepeatConfirmation::Stored(id) = found {
+            claimed.insert(id);
+        }
+        Ok(found)
     }
 
     pub(crate) fn unclaim(&self, id: ItemId) {
@@ -278,6 +377,14 @@ impl Core {
             self.events.publish(Event::QueueCounts(counts));
         }
     }
+}
+
+/// `wait` from now, saturating rather than overflowing (a wait of years is only ever
+/// asked for by a broken answer, and is capped before it gets here anyway).
+fn later(wait: std::time::Duration) -> Instant {
+    let now = Instant::now();
+    now.checked_add(wait)
+        .unwrap_or_else(|| now + std::time::Duration::from_secs(86_400 * 365))
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! The façade the Tauri shell holds: one open till.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 use jiff::Timestamp;
 use loyalty_api::{
@@ -11,22 +12,23 @@ use loyalty_api::{
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
-use tokio::task::JoinHandle;
+use tokio::task::{AbortHandle, JoinHandle};
 
 use crate::cache::{self, CachedGiftCard, CardLookup, CustomerSummary};
 use crate::clock::Clock;
 use crate::config::Config;
-use crate::core::Core;
+use crate::core::{Core, Sender};
 use crate::error::Error;
 use crate::events::{Connectivity, Event};
 use crate::ids::IdSource;
 use crate::lock::OwnerLock;
 use crate::outbox::send::{self, Mode, Report};
+use crate::outbox::store::RepeatConfirmation;
 use crate::outbox::{
-    DecisionReason, ItemId, ItemState, OutboxItem, QueueCounts, Refusal, Resolution, Write, store,
+    DecisionReason, ItemId, ItemState, OutboxItem, QueueCounts, Refusal, Write, store,
 };
 use crate::payment::{self, AmountError};
-use crate::secrets::{KeyStorage, KeyStore};
+use crate::secrets::{KeyFingerprint, KeyStorage, KeyStore};
 use crate::settings::{self, Settings};
 use crate::sync::{self, SyncReport};
 use crate::views::{
@@ -250,6 +252,8 @@ pub struct Counter {
     core: Arc<Core>,
     keys: KeyStore,
     tasks: Vec<JoinHandle<()>>,
+    /// Cashiers' attempts that outlived their wait: stopped with the counter.
+    attempts: Mutex<Vec<AbortHandle>>,
     // Dropped last: the lock outlives the tasks' abort.
     _lock: OwnerLock,
 }
@@ -259,11 +263,45 @@ impl Drop for Counter {
         for task in &self.tasks {
             task.abort();
         }
+        for attempt in self.attempts.lock().unwrap_or_else(|p| p.into_inner()).iter() {
+            attempt.abort();
+        }
     }
 }
 
 fn outcome_state(core: &Core, id: ItemId) -> Result<OutboxItem, Error> {
     store::get(&core.db(), id)?.ok_or(Error::NoSuchItem)
+}
+
+fn not_a_recent_visit() -> Error {
+    Error::NotAllowed(
+        "Only a visit refused as too recent can be confirmed as a repeat visit.".into(),
+    )
+}
+
+/// One attempt of an item a cashier's call claimed; the claim ends with it.
+async fn send_claimed(
+    core: Arc<Core>,
+    id: ItemId,
+    waiting: Arc<AtomicBool>,
+) -> Result<Report, Error> {
+    let result = async {
+        let Some(sender) = core.sender() else {
+            return Ok(Report::default());
+        };
+        if !core.connectivity().may_call_service() || core.gate().is_some() {
+            return Ok(Report::default());
+        }
+        let _sending = core.send_lock.lock().await;
+        if !store::is_first_in_line(&core.db(), id)? || core.gate().is_some() {
+            return Ok(Report::default());
+        }
+        Ok(send::send_item(&core, &sender, id, Mode::Interactive(waiting)).await?)
+    }
+    .await;
+    core.unclaim(id);
+    core.publish_item(id);
+    result
 }
 
 impl Counter {
@@ -290,6 +328,7 @@ impl Counter {
             core: core.clone(),
             keys,
             tasks: Vec::new(),
+            attempts: Mutex::new(Vec::new()),
             _lock: lock,
         };
         let saved = settings::load(&core.db())?;
@@ -302,7 +341,7 @@ impl Counter {
                     message: warning,
                 });
             }
-            core.set_client(Some(counter.build_client(&base_url, key)?));
+            counter.use_key(counter.build_client(&base_url, key.clone())?, &key)?;
         }
         counter
             .tasks
@@ -314,10 +353,26 @@ impl Counter {
     /// Stops the sender and the check, and waits until they have stopped. Dropping
     /// the counter does the same without waiting.
     pub async fn close(mut self) {
+        let attempts = std::mem::take(&mut *self.attempts.lock().unwrap_or_else(|p| p.into_inner()));
+        for attempt in attempts {
+            attempt.abort();
+        }
         for task in std::mem::take(&mut self.tasks) {
             task.abort();
             let _ = task.await;
         }
+    }
+
+    /// Sends with `client` from now on. Writes held because they may have reached the
+    /// service under this very key go on.
+    fn use_key(&self, client: Client, key: &ApiKey) -> Result<(), Error> {
+        let key = KeyFingerprint::of(key);
+        let released = store::release_for_key(&self.core.db(), &key)?;
+        if released > 0 {
+            tracing::info!(released, "writes held for this key go on");
+        }
+        self.core.set_sender(Some(Sender { client, key }));
+        Ok(())
     }
 
     /// Events: connectivity, queue counts, item changes, sync progress, clock skew.
@@ -357,7 +412,7 @@ impl Counter {
         saved.base_url = Some(client.base_url().as_str().to_owned());
         settings::save(&self.core.db(), &saved)?;
         // The new client first: the answer then wakes the sender, which must use it.
-        self.core.set_client(Some(client));
+        self.use_key(client, &key)?;
         self.core.observe_answer(me.date, me.rate_limit.as_ref());
         Ok(connection_of(&me.data, storage))
     }
@@ -365,7 +420,7 @@ impl Counter {
     /// Forgets the key (keychain and file); queued writes stay queued.
     pub fn disconnect(&self) -> Result<(), Error> {
         self.keys.delete()?;
-        self.core.set_client(None);
+        self.core.set_sender(None);
         Ok(())
     }
 
@@ -395,30 +450,37 @@ impl Counter {
         let core = &self.core;
         let key = core.ids.idempotency_key();
         let id = core.enqueue_claimed(&write, &key, replaces)?;
-        let report = self.send_claimed(id).await;
-        core.unclaim(id);
-        core.publish_item(id);
-        let report = report?;
-        Ok((outcome_state(core, id)?, report))
+        self.attend(id).await
     }
 
-    async fn send_claimed(&self, id: ItemId) -> Result<Report, Error> {
-        let core = &self.core;
-        let Some(client) = core.client() else {
-            return Ok(Report::default());
-        };
-        if !core.connectivity().may_call_service() || core.gate().is_some() {
-            return Ok(Report::default());
+    /// Sends a claimed item for a cashier, who waits at most `interactive_wait`: past
+    /// it the item shows as it stands (queued, or sending), the attempt goes on, and its
+    /// answer reaches the card and the queue through events. A slow service never
+    /// holds the counter.
+    async fn attend(&self, id: ItemId) -> Result<(OutboxItem, Report), Error> {
+        let core = self.core.clone();
+        let waiting = Arc::new(AtomicBool::new(true));
+        let mut attempt = tokio::spawn(send_claimed(core.clone(), id, waiting.clone()));
+        {
+            let mut attempts = self.attempts.lock().unwrap_or_else(|p| p.into_inner());
+            attempts.retain(|a| !a.is_finished());
+            attempts.push(attempt.abort_handle());
         }
-        let Ok(_sending) =
-            tokio::time::timeout(core.config.interactive_wait, core.send_lock.lock()).await
-        else {
-            return Ok(Report::default());
+        let report = match tokio::time::timeout(core.config.interactive_wait, &mut attempt).await
+        {
+            Ok(Ok(report)) => report?,
+            Ok(Err(stopped)) => {
+                tracing::error!(%stopped, %id, "a cashier's attempt stopped");
+                Report::default()
+            }
+            Err(_) => {
+                // From now on a late answer is the worker's to handle (a repeat visit
+                // becomes a decision in the queue rather than a question to nobody).
+                waiting.store(false, Ordering::SeqCst);
+                Report::default()
+            }
         };
-        if !store::is_first_in_line(&core.db(), id)? || core.gate().is_some() {
-            return Ok(Report::default());
-        }
-        Ok(send::send_item(core, &client, id, Mode::Interactive).await?)
+        Ok((outcome_state(&core, id)?, report))
     }
 
     /// Records a scan: `Visit` (amount None), `Points` (amount = points, negative to
@@ -447,6 +509,15 @@ impl Counter {
             confirm_repeat,
         };
         let (item, report) = self.submit(write, replaces).await?;
+        self.scan_outcome(item, report, &card)
+    }
+
+    fn scan_outcome(
+        &self,
+        item: OutboxItem,
+        report: Report,
+        card: &CardId,
+    ) -> Result<ScanOutcome, Error> {
         Ok(match item.state {
             ItemState::Done => match item.answer {
                 Some(Answer::ScanResult(result)) => ScanOutcome::Recorded {
@@ -477,82 +548,62 @@ impl Counter {
             },
             ItemState::Queued | ItemState::Sending => ScanOutcome::Queued {
                 item: item.id,
-                known: cache::lookup_card(&self.core.db(), &card)?,
+                known: cache::lookup_card(&self.core.db(), card)?,
             },
         })
     }
 
     /// The cashier confirms a repeat visit: a new write with `confirm_repeat: true`
     /// and a new key (the first key's answer is already stored by the service). The
-    /// first item stays closed (refused) and names its replacement.
+    /// replacement is stored and the first item closed (naming it) in one transaction,
+    /// so a second confirmation (a double click, two screens, a restart in between)
+    /// stores nothing and answers with the replacement as it stands: one extra visit.
     pub async fn confirm_repeat_visit(&self, item: ItemId) -> Result<ScanOutcome, Error> {
-        let first = outcome_state(&self.core, item)?;
-        let is_recent_visit = first
-            .refusal
-            .as_ref()
-            .is_some_and(|r| r.code == loyalty_api::ErrorCode::RecentVisit.as_str());
-        let card = match (&first.write, first.state, is_recent_visit) {
-            (
-                Write::Scan {
-                    card_id,
-                    action: ScanAction::Visit,
-                    ..
-                },
-                ItemState::Refused | ItemState::NeedsDecision,
-                true,
-            ) if first.resolution.is_none() => card_id.clone(),
-            _ => {
-                return Err(Error::NotAllowed(
-                    "Only a visit refused as too recent can be confirmed as a repeat visit.".into(),
-                ));
+        let core = &self.core;
+        let first = outcome_state(core, item)?;
+        let Write::Scan { card_id, .. } = &first.write else {
+            return Err(not_a_recent_visit());
+        };
+        let card = card_id.clone();
+        let write = Write::Scan {
+            card_id: card.clone(),
+            action: ScanAction::Visit,
+            amount: None,
+            confirm_repeat: true,
+        };
+        let key = core.ids.idempotency_key();
+        let confirmation = core.confirm_repeat_claimed(item, &write, &key)?;
+        core.publish_item(item);
+        let (replacement, report) = match confirmation {
+            RepeatConfirmation::Stored(replacement) => self.attend(replacement).await?,
+            RepeatConfirmation::AlreadyConfirmed(replacement) => {
+                (outcome_state(core, replacement)?, Report::default())
             }
+            RepeatConfirmation::NotARecentVisit => return Err(not_a_recent_visit()),
         };
-        let outcome = self
-            .scan(card, ScanAction::Visit, None, true, Some(item))
-            .await?;
-        let replacement = match &outcome {
-            ScanOutcome::Recorded { item, .. }
-            | ScanOutcome::Queued { item, .. }
-            | ScanOutcome::NeedsConfirmation { item, .. }
-            | ScanOutcome::Refused { item, .. }
-            | ScanOutcome::NeedsDecision { item, .. } => *item,
-        };
-        store::close_by_person(
-            &self.core.db(),
-            item,
-            &Resolution::RepeatConfirmed { replacement },
-            self.core.now(),
-        )?;
-        self.core.publish_item(item);
-        Ok(outcome)
+        self.scan_outcome(replacement, report, &card)
     }
 
     /// A cashier's decision on an item that needs one, or on a queued item that can
-    /// safely be withdrawn: it is closed as refused and kept, with `note`.
+    /// safely be withdrawn: it is closed as refused and kept, with `note`. Checked and
+    /// closed in one statement, so an item the sender has started sending is never
+    /// withdrawn.
     pub fn discard(&self, item: ItemId, note: &str) -> Result<OutboxItem, Error> {
-        let found = outcome_state(&self.core, item)?;
-        let allowed = match found.state {
-            ItemState::NeedsDecision => true,
-            // Withdrawing a queued write is safe only if no attempt may have reached
-            // the service; otherwise it may already be done.
-            ItemState::Queued => found.may_have_arrived_at.is_none() && !self.core.is_claimed(item),
-            _ => false,
-        };
-        if !allowed {
+        outcome_state(&self.core, item)?;
+        let closed = !self.core.is_claimed(item)
+            && store::discard(&self.core.db(), item, note.trim(), self.core.now())?;
+        if !closed {
             return Err(Error::NotAllowed(
                 "This item may already have reached the service; it cannot be withdrawn.".into(),
             ));
         }
-        let resolution = Resolution::Discarded {
-            note: note.trim().to_owned(),
-        };
-        store::close_by_person(&self.core.db(), item, &resolution, self.core.now())?;
         self.core.publish_item(item);
         outcome_state(&self.core, item)
     }
 
     /// Sends an item that needs a decision again, with its own key (the person
-    /// checked that it did not reach the service, or accepts the replay).
+    /// checked that it did not reach the service, or accepts the replay). The moment
+    /// of its first attempt that may have arrived stays as it was.
     pub fn retry_item(&self, item: ItemId) -> Result<(), Error> {
         let found = outcome_state(&self.core, item)?;
         if found.state != ItemState::NeedsDecision {
@@ -571,10 +622,11 @@ impl Counter {
                     .into(),
             ));
         }
-        self.core.db().execute(
-            "UPDATE outbox SET state = 'queued', reason = NULL, may_have_arrived_at = NULL WHERE id = ?1",
-            [item.0],
-        )?;
+        if !store::approve_resend(&self.core.db(), item)? {
+            return Err(Error::NotAllowed(
+                "Only an item that needs a decision can be sent again.".into(),
+            ));
+        }
         self.core.publish_item(item);
         self.send_now();
         Ok(())
@@ -613,9 +665,12 @@ impl Counter {
         let cached: CachedGiftCard =
             cache::gift_card(&core.db(), &gift_card)?.ok_or(Error::GiftCardUnknown)?;
         let currency = cached.gift_card.currency.clone();
-        let minor = payment::parse_amount(amount, &currency, core.config.max_payment)?;
+        let minor = payment::parse_amount(amount, &currency)?;
+        let reference = payment::reference(reference.as_deref())?;
         let typed = payment::to_decimal(minor, &currency);
-        let queued_here: i64 = self.queued_payments(|g| g == &gift_card, &currency)?;
+        // Every payment that is or may become money taken from this card counts: queued,
+        // being sent, or waiting for a person (it may have arrived).
+        let queued_here: i64 = self.payments_at_risk(|g| g == &gift_card, &currency)?;
         let available = payment::to_minor(cached.gift_card.balance, &currency)
             .map(|b| b.get() - queued_here)
             .unwrap_or(0);
@@ -629,7 +684,7 @@ impl Counter {
         }
         if !online {
             let policy = settings::load(&core.db())?.offline_payments;
-            let queued_total = self.queued_payments(|_| true, &currency)?;
+            let queued_total = self.payments_at_risk(|_| true, &currency)?;
             policy.check(
                 typed,
                 &currency,
@@ -684,13 +739,14 @@ impl Counter {
         })
     }
 
-    /// Minor units of queued payments in `currency` whose gift card passes `which`.
-    fn queued_payments(
+    /// Minor units of payments at risk (queued, sending, needing a decision) in
+    /// `currency` whose gift card passes `which`.
+    fn payments_at_risk(
         &self,
         which: impl Fn(&GiftCardId) -> bool,
         currency: &Currency,
     ) -> Result<i64, Error> {
-        Ok(store::open_payments(&self.core.db())?
+        Ok(store::payments_at_risk(&self.core.db())?
             .iter()
             .filter_map(|item| match &item.write {
                 Write::Payment {
@@ -802,7 +858,7 @@ impl Counter {
     pub async fn issue_gift_card(&self, issue: GiftCardIssue) -> Result<WriteOutcome, Error> {
         let currency =
             Currency::new(&issue.currency).map_err(|e| Error::NotAllowed(e.to_string()))?;
-        let minor = payment::parse_amount(&issue.amount, &currency, self.core.config.max_payment)?;
+        let minor = payment::parse_amount(&issue.amount, &currency)?;
         let write = Write::IssueGiftCard {
             amount: payment::to_decimal(minor, &currency),
             currency,
@@ -978,15 +1034,28 @@ impl Counter {
 
     /// A full sync of customers and cards (resuming an interrupted one); `max_pages`
     /// stops after that many pages, and the next call goes on.
-    pub async fn sync(&self, max_pages: Option<u32>) -> Result<SyncReport, Error> {
-        let client = self.core.client().ok_or(Error::NotConnected)?;
-        sync::full(&self.core, &client, max_pages).await
+    ///
+    /// The walk borrows nothing of the counter, so a shell can let go of it while the
+    /// walk runs: scans, payments, a disconnect or a key change never wait for a sync,
+    /// and a key change stops it between pages.
+    pub fn sync(
+        &self,
+        max_pages: Option<u32>,
+    ) -> impl Future<Output = Result<SyncReport, Error>> + Send + 'static {
+        let core = self.core.clone();
+        async move {
+            let sender = core.sender().ok_or(Error::NotConnected)?;
+            sync::full(&core, &sender, max_pages).await
+        }
     }
 
-    /// The customers enrolled since the last sync.
-    pub async fn top_up(&self) -> Result<SyncReport, Error> {
-        let client = self.core.client().ok_or(Error::NotConnected)?;
-        sync::top_up(&self.core, &client).await
+    /// The customers enrolled since the last sync (borrowing nothing, as [`Counter::sync`]).
+    pub fn top_up(&self) -> impl Future<Output = Result<SyncReport, Error>> + Send + 'static {
+        let core = self.core.clone();
+        async move {
+            let sender = core.sender().ok_or(Error::NotConnected)?;
+            sync::top_up(&core, &sender).await
+        }
     }
 
     /// Stores a customer the shell already has (for example from another screen).
@@ -1027,8 +1096,16 @@ fn connection_of(me: &Me, key_storage: KeyStorage) -> Connection {
     }
 }
 
-/// The light periodic check: GET /v1/me, often while offline, rarely while online.
+/// The light periodic check: GET /v1/me, at once when the counter opens (the outbox
+/// needs the service's clock before it resends anything that may have arrived), then
+/// often while offline, rarely while online.
 async fn run_prober(core: Arc<Core>) {
+    if let Some(client) = core.client() {
+        match client.me().await {
+            Ok(me) => core.observe_answer(me.date, me.rate_limit.as_ref()),
+            Err(err) => core.observe_failure(&err),
+        }
+    }
     loop {
         // Often while offline; rarely while online or while the key is refused (repeated
         // refusals from one address are rate limited).

@@ -110,6 +110,19 @@ const MIGRATIONS: &[&str] = &[
     END
     WHERE resolution IS NOT NULL AND NOT json_valid(resolution);
     "#,
+    // 4: what each attempt was sent with, so that a write which may have reached the
+    // service is never sent under another API key, and its age is measured on the
+    // service's clock: the fingerprint of the key (never the key) and the service's
+    // time of the last attempt, copied to `arrived_*` for the first attempt that may
+    // have arrived. `resend_approved`: a person chose to send it again after the
+    // 23-hour rule or a key change stopped it.
+    r#"
+    ALTER TABLE outbox ADD COLUMN attempt_key TEXT;
+    ALTER TABLE outbox ADD COLUMN attempt_service_at TEXT;
+    ALTER TABLE outbox ADD COLUMN arrived_key TEXT;
+    ALTER TABLE outbox ADD COLUMN arrived_service_at TEXT;
+    ALTER TABLE outbox ADD COLUMN resend_approved INTEGER NOT NULL DEFAULT 0;
+    "#,
 ];
 
 /// The schema version this build writes.

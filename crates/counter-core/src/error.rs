@@ -1,7 +1,7 @@
 //! The core's one error type. The shell sends `{code, message}` to the UI, which
 //! branches on [`Error::code`], never on the message.
 
-use crate::payment::{AmountError, PolicyRefusal};
+use crate::payment::{AmountError, PolicyRefusal, ReferenceError};
 
 /// Why a call of the core failed. Outcomes a cashier expects (queued, refused by the
 /// service, needs confirmation) are not errors: they are the calls' answers.
@@ -35,6 +35,9 @@ pub enum Error {
     /// A typed amount was refused.
     #[error(transparent)]
     Amount(#[from] AmountError),
+    /// A payment's reference the service would refuse.
+    #[error(transparent)]
+    Reference(#[from] ReferenceError),
     /// An offline payment is outside the manager's policy.
     #[error(transparent)]
     OfflinePolicy(#[from] PolicyRefusal),
@@ -62,6 +65,7 @@ impl Error {
             Error::Key(_) => "invalid_api_key",
             Error::Secrets(_) => "key_storage_failed",
             Error::Amount(_) => "invalid_amount",
+            Error::Reference(_) => "invalid_reference",
             Error::OfflinePolicy(_) => "offline_payment_refused",
             Error::GiftCardUnknown => "gift_card_unknown",
             Error::NoSuchItem => "no_such_item",

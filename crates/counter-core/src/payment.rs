@@ -43,8 +43,10 @@ pub enum AmountError {
     /// Below zero.
     #[error("The amount cannot be negative.")]
     Negative,
-    /// Absurdly large.
-    #[error("{amount} {currency} is more than any payment the till accepts ({max})")]
+    /// More minor units than any amount can carry exactly (the service's JSON numbers
+    /// and this till's arithmetic). Ordinary amounts of every currency, including
+    /// those without decimals, are far below it.
+    #[error("{amount} {currency} is more than any amount the till accepts ({max})")]
     TooLarge {
         /// What was typed.
         amount: String,
@@ -65,14 +67,15 @@ pub enum AmountError {
     },
 }
 
+/// The most minor units an amount may have: 2^53 - 1, the largest integer every JSON
+/// reader keeps exact. A bound of minor units, so it is the same for every currency
+/// (a bound of major units would be a pittance in a currency without decimals).
+pub const MAX_MINOR_UNITS: i64 = (1 << 53) - 1;
+
 /// Reads what a cashier typed as an amount of `currency`, exactly: `12.5`, `12.50`,
 /// `12,50` (a decimal comma) and ` 12.50 ` are the same; no rounding ever happens, so
 /// `12.505` EUR is refused rather than guessed.
-pub fn parse_amount(
-    typed: &str,
-    currency: &Currency,
-    max: Decimal,
-) -> Result<MinorUnits, AmountError> {
+pub fn parse_amount(typed: &str, currency: &Currency) -> Result<MinorUnits, AmountError> {
     let text = typed.trim();
     if text.is_empty() {
         return Err(AmountError::Empty);
@@ -110,19 +113,18 @@ pub fn parse_amount(
             decimals,
         });
     }
-    if amount > max {
-        return Err(AmountError::TooLarge {
-            amount: amount.to_string(),
-            currency: currency.to_string(),
-            max: max.to_string(),
-        });
-    }
-    let scaled = amount * Decimal::from(10_i64.pow(decimals));
-    let minor = i64::try_from(scaled.trunc()).map_err(|_| AmountError::TooLarge {
+    let too_large = || AmountError::TooLarge {
         amount: amount.to_string(),
         currency: currency.to_string(),
-        max: max.to_string(),
-    })?;
+        max: to_decimal(MinorUnits(MAX_MINOR_UNITS), currency).to_string(),
+    };
+    let scaled = amount
+        .checked_mul(Decimal::from(10_i64.pow(decimals)))
+        .ok_or_else(too_large)?;
+    let minor = i64::try_from(scaled.trunc())
+        .ok()
+        .filter(|m| *m <= MAX_MINOR_UNITS)
+        .ok_or_else(too_large)?;
     Ok(MinorUnits(minor))
 }
 
@@ -139,21 +141,69 @@ pub fn to_minor(amount: Decimal, currency: &Currency) -> Option<MinorUnits> {
         .flatten()
 }
 
+/// The ticket number a cashier may attach to a payment: what the service accepts,
+/// checked before anything is stored (a refused reference would otherwise wait in the
+/// queue only to be refused). Spaces around it are dropped; empty means none.
+pub fn reference(typed: Option<&str>) -> Result<Option<String>, ReferenceError> {
+    let Some(text) = typed.map(str::trim).filter(|t| !t.is_empty()) else {
+        return Ok(None);
+    };
+    if text.chars().count() > MAX_REFERENCE_CHARS {
+        return Err(ReferenceError::TooLong {
+            max: MAX_REFERENCE_CHARS,
+        });
+    }
+    if text.chars().any(char::is_control) {
+        return Err(ReferenceError::ControlCharacter);
+    }
+    Ok(Some(text.to_owned()))
+}
+
+/// The longest reference the service takes (`loyalty-sandbox` documents 200 characters).
+pub const MAX_REFERENCE_CHARS: usize = 200;
+
+/// Why a payment's reference is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum ReferenceError {
+    /// Longer than the service takes.
+    #[error("a payment's reference has at most {max} characters")]
+    TooLong {
+        /// The most characters.
+        max: usize,
+    },
+    /// A tab, a line break or another control character (a scanner's stray Enter).
+    #[error("a payment's reference cannot hold control characters")]
+    ControlCharacter,
+}
+
 /// What the manager allows while the service cannot be reached. Off by default: an
 /// offline payment is money taken on trust.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct OfflinePaymentPolicy {
     /// Whether payments may be queued at all while offline.
     pub allowed: bool,
-    /// The most one offline payment may take (in the card's major units).
-    #[serde(default, with = "crate::views::optional_decimal")]
-    pub per_payment_cap: Option<Decimal>,
-    /// The most all queued payments together may take (same currency, major units).
-    #[serde(default, with = "crate::views::optional_decimal")]
-    pub total_cap: Option<Decimal>,
+    /// The caps of each currency. A currency without caps of its own has none: a cap
+    /// in one currency says nothing of another (20 EUR is not 20 JPY).
+    #[serde(default)]
+    pub caps: Vec<CurrencyCaps>,
     /// The card's balance must have been read from the service within this many
     /// minutes.
     pub balance_max_age_minutes: Option<u32>,
+}
+
+/// The offline caps of one currency, in its major units.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CurrencyCaps {
+    /// The currency.
+    pub currency: Currency,
+    /// The most one offline payment may take.
+    #[serde(default, with = "crate::views::optional_decimal")]
+    pub per_payment: Option<Decimal>,
+    /// The most all payments at risk together may take (queued, being sent, or
+    /// waiting for a decision).
+    #[serde(default, with = "crate::views::optional_decimal")]
+    pub total: Option<Decimal>,
 }
 
 /// An offline payment the policy does not allow, with the reason.
@@ -178,14 +228,15 @@ impl OfflinePaymentPolicy {
                     .into(),
             ));
         }
-        if let Some(cap) = self.per_payment_cap
+        let caps = self.caps.iter().find(|c| &c.currency == currency);
+        if let Some(cap) = caps.and_then(|c| c.per_payment)
             && amount > cap
         {
             return Err(PolicyRefusal(format!(
                 "Offline, one payment may take at most {cap} {currency}."
             )));
         }
-        if let Some(cap) = self.total_cap
+        if let Some(cap) = caps.and_then(|c| c.total)
             && already_queued + amount > cap
         {
             return Err(PolicyRefusal(format!(
@@ -216,7 +267,7 @@ mod tests {
     }
 
     fn parse(text: &str, code: &str) -> Result<i64, AmountError> {
-        parse_amount(text, &Currency::new(code).unwrap(), Decimal::from(100_000)).map(|m| m.get())
+        parse_amount(text, &Currency::new(code).unwrap()).map(|m| m.get())
     }
 
     #[test]
@@ -258,9 +309,10 @@ mod tests {
         assert_eq!(parse("0.00", "EUR"), Err(AmountError::Zero));
         assert_eq!(parse("-5", "EUR"), Err(AmountError::Negative));
         assert!(matches!(
-            parse("100000.01", "EUR"),
+            parse("90071992547409.92", "EUR"),
             Err(AmountError::TooLarge { .. })
         ));
+        assert_eq!(parse("90071992547409.91", "EUR"), Ok(MAX_MINOR_UNITS));
         assert!(matches!(
             parse("99999999999999999999999", "EUR"),
             Err(AmountError::TooLarge { .. })
@@ -301,8 +353,11 @@ mod tests {
         let now: Timestamp = "2026-11-22T09:15:00Z".parse().unwrap();
         let policy = OfflinePaymentPolicy {
             allowed: true,
-            per_payment_cap: Some(Decimal::from(20)),
-            total_cap: Some(Decimal::from(50)),
+            caps: vec![CurrencyCaps {
+                currency: eur(),
+                per_payment: Some(Decimal::from(20)),
+                total: Some(Decimal::from(50)),
+            }],
             balance_max_age_minutes: Some(30),
         };
         let ok = |amount: i64, queued: i64, age_min: i64| {
@@ -318,5 +373,62 @@ mod tests {
         assert!(ok(21, 0, 0).is_err(), "over the per-payment cap");
         assert!(ok(20, 31, 0).is_err(), "over the total cap");
         assert!(ok(5, 0, 31).unwrap_err().0.contains("31 minutes ago"));
+    }
+
+    #[test]
+    fn caps_are_per_currency_so_an_ordinary_amount_without_decimals_passes() {
+        let now: Timestamp = "2026-11-22T09:15:00Z".parse().unwrap();
+        let jpy = Currency::new("JPY").unwrap();
+        let krw = Currency::new("KRW").unwrap();
+        let policy = OfflinePaymentPolicy {
+            allowed: true,
+            caps: vec![
+                CurrencyCaps {
+                    currency: eur(),
+                    per_payment: Some(Decimal::from(20)),
+                    total: Some(Decimal::from(50)),
+                },
+                CurrencyCaps {
+                    currency: jpy.clone(),
+                    per_payment: Some(Decimal::from(5_000)),
+                    total: None,
+                },
+            ],
+            balance_max_age_minutes: None,
+        };
+        let check = |amount: i64, currency: &Currency, queued: i64| {
+            policy.check(
+                Decimal::from(amount),
+                currency,
+                Decimal::from(queued),
+                now,
+                now,
+            )
+        };
+        assert!(check(3_000, &jpy, 40).is_ok(), "EUR's caps are not JPY's");
+        assert!(check(5_001, &jpy, 0).is_err());
+        assert!(check(150_000, &krw, 0).is_ok(), "no caps set for KRW");
+        assert!(check(21, &eur(), 0).is_err());
+        // An ordinary KRW amount is not "absurd".
+        assert_eq!(parse("150000", "KRW"), Ok(150_000));
+    }
+
+    #[test]
+    fn a_reference_the_service_would_refuse_is_refused_before_anything_is_stored() {
+        assert_eq!(reference(None), Ok(None));
+        assert_eq!(reference(Some("  ")), Ok(None));
+        assert_eq!(reference(Some(" T-42 ")), Ok(Some("T-42".into())));
+        assert_eq!(reference(Some(&"é".repeat(200))).map(|r| r.is_some()), Ok(true));
+        assert_eq!(
+            reference(Some(&"x".repeat(201))),
+            Err(ReferenceError::TooLong { max: 200 })
+        );
+        for bad in ["T-\n42", "T\t42", "T\u{0}42", "T\u{1b}[31m42", "T\u{7f}42"] {
+            assert_eq!(
+                reference(Some(bad)),
+                Err(ReferenceError::ControlCharacter),
+                "{bad:?}"
+            );
+        }
     }
 }

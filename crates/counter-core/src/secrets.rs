@@ -43,6 +43,40 @@ pub enum KeyStorage {
     },
 }
 
+/// Which API key an attempt was sent with, without the key: the first 16 hex digits
+/// of its SHA-256. Idempotency-Keys are scoped to the API key that used them, so the
+/// outbox records this with every attempt and never sends a write that may have
+/// arrived under one key under another. A key has far too much entropy for this
+/// prefix to reveal it.
+#[derive(Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct KeyFingerprint(String);
+
+impl KeyFingerprint {
+    /// The fingerprint of `key`.
+    pub fn of(key: &ApiKey) -> Self {
+        use sha2::{Digest, Sha256};
+        let digest = Sha256::digest(key.expose_secret().as_bytes());
+        let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+        Self(hex)
+    }
+
+    /// As stored.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub(crate) fn from_stored(text: String) -> Self {
+        Self(text)
+    }
+}
+
+impl std::fmt::Debug for KeyFingerprint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "KeyFingerprint({})", self.0)
+    }
+}
+
 /// Why a key could not be kept or read.
 #[derive(Debug, thiserror::Error)]
 pub enum SecretsError {

@@ -11,7 +11,7 @@ use rusqlite::{OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
 use crate::cache;
-use crate::core::Core;
+use crate::core::{Core, Sender};
 use crate::error::Error;
 use crate::events::Event;
 use crate::views::CustomerView;
@@ -67,11 +67,14 @@ fn load(core: &Core) -> rusqlite::Result<State> {
 
 /// Walks the whole list, resuming an interrupted walk. `max_pages` stops early (for
 /// tests of resuming, and to keep one call short); the next call goes on.
+/// Stops between pages when the key it started with is no longer the one connected
+/// (disconnected, or replaced): a key change never waits for a sync.
 pub(crate) async fn full(
     core: &Core,
-    client: &Client,
+    sender: &Sender,
     max_pages: Option<u32>,
 ) -> Result<SyncReport, Error> {
+    let client = &sender.client;
     let mut state = load(core)?;
     if state.finished {
         state.cursor = None;
@@ -82,7 +85,9 @@ pub(crate) async fn full(
     let mut removed = 0u64;
     let mut pages = 0u32;
     loop {
-        if max_pages.is_some_and(|m| pages >= m) {
+        if max_pages.is_some_and(|m| pages >= m)
+            || !core.sender().is_some_and(|now| now.key == sender.key)
+        {
             break;
         }
         let mut params = ListParams::new().limit(PAGE);
@@ -187,10 +192,10 @@ pub(crate) async fn full(
 }
 
 /// Stores customers enrolled since the last finished walk (a full sync if none).
-pub(crate) async fn top_up(core: &Core, client: &Client) -> Result<SyncReport, Error> {
-    match newer(core, client).await? {
+pub(crate) async fn top_up(core: &Core, sender: &Sender) -> Result<SyncReport, Error> {
+    match newer(core, &sender.client).await? {
         Some(report) => Ok(report),
-        None => full(core, client, None).await,
+        None => full(core, sender, None).await,
     }
 }
 

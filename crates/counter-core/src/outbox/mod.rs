@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 
 pub use write::{Write, WriteKind};
 
+use crate::secrets::KeyFingerprint;
 use crate::views::Answer;
 
 /// The number of an outbox item: its place in the order writes were made.
@@ -137,6 +138,44 @@ pub struct OutboxItem {
     pub resolution: Option<Resolution>,
     /// The item this one replaces (a confirmed repeat visit replaces the refused one).
     pub replaces: Option<ItemId>,
+    /// The API key (its fingerprint) of the first attempt that may have arrived: the
+    /// write is never sent under another key without a person's word.
+    pub arrived_key: Option<KeyFingerprint>,
+    /// The service's time at that attempt: the 23-hour rule is measured from it.
+    pub arrived_service_at: Option<Timestamp>,
+    /// A person chose to send it again after a rule stopped it.
+    pub resend_approved: bool,
+}
+
+impl OutboxItem {
+    /// A visit the service refused as too recent, that nobody has resolved yet: the
+    /// one kind of item a cashier may confirm as a repeat visit.
+    pub fn is_unresolved_recent_visit(&self) -> bool {
+        matches!(
+            self.write,
+            Write::Scan {
+                action: loyalty_api::ScanAction::Visit,
+                ..
+            }
+        ) && matches!(self.state, ItemState::Refused | ItemState::NeedsDecision)
+            && self.resolution.is_none()
+            && self
+                .refusal
+                .as_ref()
+                .is_some_and(|r| r.code == loyalty_api::ErrorCode::RecentVisit.as_str())
+    }
+
+    /// Whether a person may withdraw it now: it needs a decision, or it is queued and
+    /// no attempt of it may have reached the service. (The store checks the same in
+    /// the statement that closes it; this is for the screens.)
+    pub fn may_be_discarded(&self) -> bool {
+        self.resolution.is_none()
+            && match self.state {
+                ItemState::NeedsDecision => true,
+                ItemState::Queued => self.may_have_arrived_at.is_none(),
+                _ => false,
+            }
+    }
 }
 
 impl std::fmt::Debug for OutboxItem {
@@ -160,6 +199,9 @@ impl std::fmt::Debug for OutboxItem {
             .field("closed_at", &self.closed_at)
             .field("resolution", &self.resolution)
             .field("replaces", &self.replaces)
+            .field("arrived_key", &self.arrived_key)
+            .field("arrived_service_at", &self.arrived_service_at)
+            .field("resend_approved", &self.resend_approved)
             .finish()
     }
 }
@@ -189,6 +231,18 @@ pub enum DecisionReason {
         /// What went wrong, for the details.
         error: String,
     },
+    /// It may have reached the service under another API key than the one connected
+    /// now. The service remembers Idempotency-Keys per API key, so under this key it
+    /// could be done a second time. It goes on by itself if that key is connected
+    /// again; otherwise a person checks the card and sends it again or discards it.
+    SentUnderAnotherKey {
+        /// The start of the first attempt that may have arrived.
+        first_attempt_at: Timestamp,
+    },
+    /// The service says its Idempotency-Key was already used for a different request
+    /// (422 `idempotency_key_reused`): a bug or a changed body. Sending it again would
+    /// get the same answer; a person checks the card and discards it.
+    IdempotencyKeyReused,
 }
 
 impl DecisionReason {
@@ -198,7 +252,9 @@ impl DecisionReason {
     pub fn can_send_again(&self) -> bool {
         matches!(
             self,
-            Self::KeyMayBeForgotten { .. } | Self::AnswerUnreadable { .. }
+            Self::KeyMayBeForgotten { .. }
+                | Self::AnswerUnreadable { .. }
+                | Self::SentUnderAnotherKey { .. }
         )
     }
 }
@@ -232,6 +288,16 @@ impl std::fmt::Display for DecisionReason {
                 f,
                 "The service's answer could not be read ({error}); it may have recorded this \
                  write. Check the card, then send it again or discard it."
+            ),
+            Self::SentUnderAnotherKey { first_attempt_at } => write!(
+                f,
+                "This write may have reached the service at {first_attempt_at} under the API \
+                 key connected then. Under the key connected now it could be recorded twice. \
+                 Connect that key again, or check the card, then send it again or discard it."
+            ),
+            Self::IdempotencyKeyReused => f.write_str(
+                "The service says this write's Idempotency-Key was already used for a \
+                 different request. Check the card, then discard it.",
             ),
         }
     }

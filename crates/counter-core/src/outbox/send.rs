@@ -5,6 +5,7 @@
 //! at once and the order of a card's writes holds.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use jiff::Timestamp;
@@ -12,17 +13,28 @@ use loyalty_api::{Client, Decision, Error as ApiError, ErrorCode, Money, is_retr
 
 use super::{DecisionReason, ItemId, OutboxItem, Refusal, Write, store};
 use crate::cache;
-use crate::core::{Core, GateReason};
+use crate::core::{Core, GateReason, Sender};
 use crate::events::Connectivity;
 use crate::views::{Answer, CustomerView, GiftCardView, PaymentView, ScanResultView};
 
 /// Who is waiting for the answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub(crate) enum Mode {
-    /// A cashier, now: a `recent_visit` is their question to answer at once.
-    Interactive,
+    /// A cashier, now, while the flag holds: a `recent_visit` is their question to
+    /// answer at once. The flag drops when they stop waiting (the write then shows as
+    /// queued), and a late answer is handled as the worker's.
+    Interactive(Arc<AtomicBool>),
     /// The worker, later: a `recent_visit` needs a person's decision.
     Background,
+}
+
+impl Mode {
+    fn cashier_waiting(&self) -> bool {
+        match self {
+            Mode::Interactive(waiting) => waiting.load(Ordering::SeqCst),
+            Mode::Background => false,
+        }
+    }
 }
 
 /// What an attempt learnt beyond the item's new state.
@@ -111,6 +123,26 @@ fn may_have_arrived(err: &ApiError) -> bool {
     }
 }
 
+/// What a retryable failure says of the whole service rather than of this one write:
+/// its rate limit (429), a 503 that names a `Retry-After`, or no connection at all.
+/// Anything else (a 500, a time-out, a 409 in progress) is this item's own trouble,
+/// and the writes of other cards go on while it backs off.
+fn holds_the_whole_service(err: &ApiError) -> Option<GateReason> {
+    match err {
+        ApiError::Transport(t) if t.status.is_none() && !t.kind.request_may_have_arrived() => {
+            Some(GateReason::Backoff)
+        }
+        ApiError::Problem(p)
+            if p.status == 429
+                || p.code == ErrorCode::RateLimiterUnavailable
+                || (p.status == 503 && p.retry_after.is_some()) =>
+        {
+            Some(GateReason::Service)
+        }
+        _ => None,
+    }
+}
+
 fn refusal_of(err: &ApiError) -> Option<Refusal> {
     err.problem().map(|p| Refusal {
         code: p.code.as_str().to_owned(),
@@ -119,10 +151,16 @@ fn refusal_of(err: &ApiError) -> Option<Refusal> {
     })
 }
 
-/// Sends one item once. The caller holds `core.send_lock`.
+/// Sends one item once, under `sender`'s key. The caller holds `core.send_lock`.
+///
+/// Before anything leaves, an item that may already have reached the service is
+/// checked: under another API key it is never sent (that key's service memory is
+/// not this key's); older than `forget_after` on the service's clock it is not sent
+/// blindly (the service may have forgotten its key). A person decides either, unless
+/// they already did.
 pub(crate) async fn send_item(
     core: &Core,
-    client: &Client,
+    sender: &Sender,
     id: ItemId,
     mode: Mode,
 ) -> rusqlite::Result<Report> {
@@ -135,15 +173,46 @@ pub(crate) async fn send_item(
     }
     let now = core.now();
     if let Some(first) = item.may_have_arrived_at
-        && now.duration_since(first) > core.config.forget_after
+        && !item.resend_approved
     {
-        let reason = DecisionReason::KeyMayBeForgotten {
-            first_attempt_at: first,
-            hours: core.config.forget_after.as_hours(),
+        if item.arrived_key.as_ref().is_some_and(|k| *k != sender.key) {
+            let reason = DecisionReason::SentUnderAnotherKey {
+                first_attempt_at: first,
+            };
+            store::mark_needs_decision(&core.db(), id, &reason, None)?;
+            core.publish_item(id);
+            return Ok(report);
+        }
+        // Its age is told on the service's clock, read afresh: a reading carried
+        // forward on the till's monotonic clock misses a night the till slept through.
+        let service_now = match sender.client.me().await {
+            Ok(me) => {
+                core.observe_answer(me.date, me.rate_limit.as_ref());
+                core.service_now()
+            }
+            Err(err) => {
+                core.observe_failure(&err);
+                None
+            }
         };
-        store::mark_needs_decision(&core.db(), id, &reason, None)?;
-        core.publish_item(id);
-        return Ok(report);
+        let Some(service_now) = service_now else {
+            core.back_off(id, core.config.retry.initial_delay);
+            return Ok(report);
+        };
+        let age = match item.arrived_service_at {
+            Some(at) => service_now.duration_since(at),
+            // Stored by a version that did not record the service's time.
+            None => now.duration_since(first),
+        };
+        if age > core.config.forget_after {
+            let reason = DecisionReason::KeyMayBeForgotten {
+                first_attempt_at: first,
+                hours: core.config.forget_after.as_hours(),
+            };
+            store::mark_needs_decision(&core.db(), id, &reason, None)?;
+            core.publish_item(id);
+            return Ok(report);
+        }
     }
     if item.write.body() != item.body {
         // The stored body is the contract: never send something else under its key.
@@ -151,10 +220,13 @@ pub(crate) async fn send_item(
         core.publish_item(id);
         return Ok(report);
     }
-    store::mark_sending(&core.db(), id, now)?;
+    if !store::mark_sending(&core.db(), id, now, &sender.key, core.service_now())? {
+        // A person closed it meanwhile: nothing leaves.
+        return Ok(report);
+    }
     core.publish_item(id);
 
-    match attempt(core, client, &item).await {
+    match attempt(core, &sender.client, &item).await {
         Ok(accepted) => {
             let done_at = core.now();
             {
@@ -175,13 +247,7 @@ pub(crate) async fn send_item(
         }
         Err(err) if is_retryable(&err) => {
             core.observe_failure(&err);
-            let arrived = may_have_arrived(&err).then_some(now);
-            store::attempt_failed(&core.db(), id, arrived, &err.to_string())?;
-            let reason = if err.retry_after().is_some() {
-                GateReason::Service
-            } else {
-                GateReason::Backoff
-            };
+            store::attempt_failed(&core.db(), id, may_have_arrived(&err), &err.to_string())?;
             let wait = match core
                 .config
                 .retry
@@ -190,7 +256,10 @@ pub(crate) async fn send_item(
                 Decision::RetryAfter(wait) => wait,
                 Decision::GiveUp => core.config.retry.max_delay,
             };
-            core.set_gate(wait, reason);
+            match holds_the_whole_service(&err) {
+                Some(reason) => core.set_gate(wait, reason),
+                None => core.back_off(id, wait),
+            }
             tracing::debug!(%id, ?wait, error = %err, "write will be retried");
         }
         Err(err) => {
@@ -200,7 +269,7 @@ pub(crate) async fn send_item(
             match (problem, refusal) {
                 (Some(problem), Some(refusal)) if problem.code == ErrorCode::RecentVisit => {
                     report.last_visit_at = problem.last_visit_at;
-                    if mode == Mode::Interactive {
+                    if mode.cashier_waiting() {
                         store::mark_refused(&core.db(), id, &refusal, core.now())?;
                     } else {
                         let reason = DecisionReason::RecentVisit {
@@ -209,10 +278,20 @@ pub(crate) async fn send_item(
                         store::mark_needs_decision(&core.db(), id, &reason, Some(&refusal))?;
                     }
                 }
+                (Some(problem), Some(refusal))
+                    if problem.code == ErrorCode::IdempotencyKeyReused =>
+                {
+                    store::mark_needs_decision(
+                        &core.db(),
+                        id,
+                        &DecisionReason::IdempotencyKeyReused,
+                        Some(&refusal),
+                    )?;
+                }
                 (Some(problem), _) if problem.code.refuses_the_key() => {
                     // Nothing was done: the write waits for a key that works (the
                     // worker holds the queue while the key is refused).
-                    store::attempt_failed(&core.db(), id, None, &err.to_string())?;
+                    store::attempt_failed(&core.db(), id, false, &err.to_string())?;
                 }
                 (Some(problem), Some(refusal)) => {
                     report.balance = problem.balance.clone();
@@ -220,14 +299,14 @@ pub(crate) async fn send_item(
                 }
                 _ if !may_have_arrived(&err) => {
                     // Nothing was sent (TLS failed): keep it, and try again later.
-                    store::attempt_failed(&core.db(), id, None, &err.to_string())?;
+                    store::attempt_failed(&core.db(), id, false, &err.to_string())?;
                     core.set_gate(core.config.retry.max_delay, GateReason::Backoff);
                 }
                 _ => {
                     let reason = DecisionReason::AnswerUnreadable {
                         error: err.to_string(),
                     };
-                    store::attempt_failed(&core.db(), id, Some(now), &err.to_string())?;
+                    store::attempt_failed(&core.db(), id, true, &err.to_string())?;
                     store::mark_needs_decision(&core.db(), id, &reason, None)?;
                 }
             }
@@ -238,7 +317,9 @@ pub(crate) async fn send_item(
 }
 
 /// The worker: sends queued items, oldest first, whenever the service is reachable
-/// and no wait is in force. Runs until the counter is closed.
+/// and no service-wide wait is in force. An item waiting out its own backoff is passed
+/// over (with the later items of its card), so one failing write never holds the
+/// others. Runs until the counter is closed.
 pub(crate) async fn run_worker(core: Arc<Core>) {
     {
         let db = core.db();
@@ -254,7 +335,7 @@ pub(crate) async fn run_worker(core: Arc<Core>) {
             }
             continue;
         }
-        let Some(client) = core.client() else {
+        let Some(sender) = core.sender() else {
             core.wake.notified().await;
             continue;
         };
@@ -263,15 +344,19 @@ pub(crate) async fn run_worker(core: Arc<Core>) {
             wait_a_little(&core, Duration::from_secs(5)).await;
             continue;
         }
-        let next = store::next_sendable(&core.db());
+        let ready = |id| !core.is_claimed(id) && !core.is_backing_off(id);
+        let next = store::next_sendable(&core.db(), ready);
         let item = match next {
-            Ok(Some(item)) if !core.is_claimed(item.id) => item,
-            Ok(Some(_)) => {
-                wait_a_little(&core, Duration::from_millis(200)).await;
-                continue;
-            }
+            Ok(Some(item)) => item,
             Ok(None) => {
-                wait_a_little(&core, Duration::from_secs(5)).await;
+                // Nothing ready: sleep until an item's own backoff ends, or news.
+                let until = core.next_backoff_end().unwrap_or_else(|| {
+                    tokio::time::Instant::now() + Duration::from_secs(5)
+                });
+                tokio::select! {
+                    _ = tokio::time::sleep_until(until) => {}
+                    _ = core.wake.notified() => {}
+                }
                 continue;
             }
             Err(err) => {
@@ -281,10 +366,10 @@ pub(crate) async fn run_worker(core: Arc<Core>) {
             }
         };
         let _sending = core.send_lock.lock().await;
-        if core.gate().is_some() || core.is_claimed(item.id) {
+        if core.gate().is_some() || core.is_claimed(item.id) || core.is_backing_off(item.id) {
             continue;
         }
-        if let Err(err) = send_item(&core, &client, item.id, Mode::Background).await {
+        if let Err(err) = send_item(&core, &sender, item.id, Mode::Background).await {
             tracing::error!(%err, "outbox: storing an outcome");
             drop(_sending);
             wait_a_little(&core, Duration::from_secs(1)).await;

@@ -8,6 +8,7 @@ use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
 use super::{
     DecisionReason, ItemId, ItemState, OutboxItem, QueueCounts, Refusal, Resolution, Write,
 };
+use crate::secrets::KeyFingerprint;
 use crate::views::Answer;
 
 fn ts(t: Timestamp) -> String {
@@ -21,7 +22,8 @@ fn read_ts(text: Option<String>) -> Option<Timestamp> {
 
 const COLUMNS: &str = "id, state, write, idempotency_key, body, created_at, attempts, \
     last_attempt_at, may_have_arrived_at, answer, replayed, request_id, problem_code, \
-    problem_detail, reason, last_error, closed_at, resolution, replaces";
+    problem_detail, reason, last_error, closed_at, resolution, replaces, arrived_key, \
+    arrived_service_at, resend_approved";
 
 fn item(row: &Row<'_>) -> rusqlite::Result<OutboxItem> {
     let state: String = row.get(1)?;
@@ -66,6 +68,11 @@ fn item(row: &Row<'_>) -> rusqlite::Result<OutboxItem> {
             .transpose()
             .map_err(|e| bad(17, e.into()))?,
         replaces: row.get::<_, Option<i64>>(18)?.map(ItemId),
+        arrived_key: row
+            .get::<_, Option<String>>(19)?
+            .map(KeyFingerprint::from_stored),
+        arrived_service_at: read_ts(row.get(20)?),
+        resend_approved: row.get(21)?,
     })
 }
 
@@ -78,22 +85,32 @@ pub(crate) fn enqueue(
     replaces: Option<ItemId>,
 ) -> rusqlite::Result<ItemId> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    tx.execute(
-        "INSERT INTO outbox (kind, idempotency_key, order_key, write, body, state, created_at, replaces)
-         VALUES (?1, ?2, ?3, ?4, ?5, 'queued', ?6, ?7)",
-        params![
-            write.kind().as_str(),
-            key.as_str(),
-            write.order_key(),
-            serde_json::to_string(write).expect("writes serialize"),
-            write.body(),
-            ts(now),
-            replaces.map(|r| r.0),
-        ],
-    )?;
-    let id = ItemId(tx.last_insert_rowid());
+    let id = insert(&tx, write, key, now, replaces)?;
     tx.commit()?;
     Ok(id)
+}
+
+fn insert(
+    tx: &rusqlite::Transaction<'_>,
+    write: &Write,
+    key: &IdempotencyKey,
+    now: Timestamp,
+    replaces: Option<ItemId>,
+) -> rusqlite::Result<ItemId> {
+    tx.prepare_cached(
+        "INSERT INTO outbox (kind, idempotency_key, order_key, write, body, state, created_at, replaces)
+         VALUES (?1, ?2, ?3, ?4, ?5, 'queued', ?6, ?7)",
+    )?
+    .execute(params![
+        write.kind().as_str(),
+        key.as_str(),
+        write.order_key(),
+        serde_json::to_string(write).expect("writes serialize"),
+        write.body(),
+        ts(now),
+        replaces.map(|r| r.0),
+    ])?;
+    Ok(ItemId(tx.last_insert_rowid()))
 }
 
 /// One item.
@@ -140,23 +157,31 @@ pub(crate) fn counts(conn: &Connection) -> rusqlite::Result<QueueCounts> {
     )
 }
 
-/// The oldest item that may be sent now: queued or sending, with nothing older of the
-/// same card or gift card still queued or sending before it.
-pub(crate) fn next_sendable(conn: &Connection) -> rusqlite::Result<Option<OutboxItem>> {
-    conn.query_row(
-        &format!(
-            "SELECT {COLUMNS} FROM outbox o
-             WHERE o.state IN ('queued', 'sending')
-               AND (o.order_key IS NULL OR NOT EXISTS (
-                    SELECT 1 FROM outbox p
-                    WHERE p.order_key = o.order_key AND p.id < o.id
-                      AND p.state IN ('queued', 'sending')))
-             ORDER BY o.id LIMIT 1"
-        ),
-        [],
-        item,
-    )
-    .optional()
+/// The oldest item that may be sent now and passes `ready` (not waiting out its own
+/// backoff, not being sent by a cashier): queued or sending, with nothing older of the
+/// same card or gift card still queued or sending before it. An item that is not ready
+/// holds only the items of its own card behind it.
+pub(crate) fn next_sendable(
+    conn: &Connection,
+    ready: impl Fn(ItemId) -> bool,
+) -> rusqlite::Result<Option<OutboxItem>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM outbox o
+         WHERE o.state IN ('queued', 'sending')
+           AND (o.order_key IS NULL OR NOT EXISTS (
+                SELECT 1 FROM outbox p
+                WHERE p.order_key = o.order_key AND p.id < o.id
+                  AND p.state IN ('queued', 'sending')))
+         ORDER BY o.id"
+    ))?;
+    let mut rows = stmt.query([])?;
+    while let Some(row) = rows.next()? {
+        let id = ItemId(row.get(0)?);
+        if ready(id) {
+            return item(row).map(Some);
+        }
+    }
+    Ok(None)
 }
 
 /// Whether `id` is first in line for its card or gift card.
@@ -180,52 +205,103 @@ pub(crate) fn open_for(conn: &Connection, order_key: &str) -> rusqlite::Result<V
     stmt.query_map([order_key], item)?.collect()
 }
 
-/// All open payments (for the offline policy's total cap).
-pub(crate) fn open_payments(conn: &Connection) -> rusqlite::Result<Vec<OutboxItem>> {
+/// Payments that are or may become money taken: queued, being sent, or waiting for a
+/// person (one that may have arrived counts until someone closes it). For the balance
+/// left on a card and the offline policy's total cap.
+pub(crate) fn payments_at_risk(conn: &Connection) -> rusqlite::Result<Vec<OutboxItem>> {
     let mut stmt = conn.prepare(&format!(
         "SELECT {COLUMNS} FROM outbox
-         WHERE kind = 'payment' AND state IN ('queued', 'sending') ORDER BY id"
+         WHERE kind = 'payment' AND state IN ('queued', 'sending', 'needs_decision')
+         ORDER BY id"
     ))?;
     stmt.query_map([], item)?.collect()
 }
 
-/// Marks an attempt as started, durably, before the request leaves.
-pub(crate) fn mark_sending(conn: &Connection, id: ItemId, now: Timestamp) -> rusqlite::Result<()> {
-    conn.execute(
+/// Marks an attempt as started, durably, before the request leaves, with the key it
+/// goes under and the service's time. False when the item is no longer open (a person
+/// closed it meanwhile): then nothing may be sent.
+pub(crate) fn mark_sending(
+    conn: &Connection,
+    id: ItemId,
+    now: Timestamp,
+    key: &KeyFingerprint,
+    service_at: Option<Timestamp>,
+) -> rusqlite::Result<bool> {
+    let changed = conn.execute(
         "UPDATE outbox SET state = 'sending', attempts = attempts + 1,
-             first_attempt_at = COALESCE(first_attempt_at, ?2), last_attempt_at = ?2
+             first_attempt_at = COALESCE(first_attempt_at, ?2), last_attempt_at = ?2,
+             attempt_key = ?3, attempt_service_at = ?4
          WHERE id = ?1 AND state IN ('queued', 'sending')",
-        params![id.0, ts(now)],
+        params![id.0, ts(now), key.as_str(), service_at.map(ts)],
     )?;
-    Ok(())
+    Ok(changed == 1)
 }
 
+/// What the first attempt that may have arrived was sent with: copied from the last
+/// attempt's columns, once (later attempts never move it).
+const ARRIVED: &str = "may_have_arrived_at = COALESCE(may_have_arrived_at, last_attempt_at),
+    arrived_service_at = COALESCE(arrived_service_at, attempt_service_at),
+    arrived_key = COALESCE(arrived_key, attempt_key)";
+
 /// An attempt failed in a way that is worth retrying: back to `queued`. When the
-/// request may have reached the service, the earliest such attempt is remembered for
-/// the 23-hour rule.
+/// request may have reached the service, that attempt's moment and key are remembered
+/// (the earliest such attempt's, for the 23-hour rule and the key rule).
 pub(crate) fn attempt_failed(
     conn: &Connection,
     id: ItemId,
-    may_have_arrived_at: Option<Timestamp>,
+    may_have_arrived: bool,
     error: &str,
 ) -> rusqlite::Result<()> {
-    conn.execute(
-        "UPDATE outbox SET state = 'queued', last_error = ?3,
-             may_have_arrived_at = COALESCE(may_have_arrived_at, ?2)
-         WHERE id = ?1 AND state IN ('queued', 'sending')",
-        params![id.0, may_have_arrived_at.map(ts), error],
-    )?;
+    if may_have_arrived {
+        conn.execute(
+            &format!(
+                "UPDATE outbox SET state = 'queued', last_error = ?2, {ARRIVED}
+                 WHERE id = ?1 AND state IN ('queued', 'sending')"
+            ),
+            params![id.0, error],
+        )?;
+    } else {
+        conn.execute(
+            "UPDATE outbox SET state = 'queued', last_error = ?2
+             WHERE id = ?1 AND state IN ('queued', 'sending')",
+            params![id.0, error],
+        )?;
+    }
     Ok(())
 }
 
 /// Notes that an item found in `sending` (after a crash) may have reached the service
-/// when its last attempt started.
+/// when its last attempt started, under that attempt's key.
 pub(crate) fn interrupted_attempts_may_have_arrived(conn: &Connection) -> rusqlite::Result<usize> {
     conn.execute(
-        "UPDATE outbox SET may_have_arrived_at = COALESCE(may_have_arrived_at, last_attempt_at),
-             last_error = COALESCE(last_error, 'the app stopped while this was being sent')
-         WHERE state = 'sending'",
+        &format!(
+            "UPDATE outbox SET {ARRIVED},
+                 last_error = COALESCE(last_error, 'the app stopped while this was being sent')
+             WHERE state = 'sending'"
+        ),
         [],
+    )
+}
+
+/// A person chose to send an item that needs a decision again: back to `queued`, with
+/// the moment and key of its first attempt that may have arrived kept as they were.
+/// False when it no longer needs a decision.
+pub(crate) fn approve_resend(conn: &Connection, id: ItemId) -> rusqlite::Result<bool> {
+    let changed = conn.execute(
+        "UPDATE outbox SET state = 'queued', reason = NULL, resend_approved = 1
+         WHERE id = ?1 AND state = 'needs_decision'",
+        [id.0],
+    )?;
+    Ok(changed == 1)
+}
+
+/// The key they may have arrived under is back: the items held for it go on.
+pub(crate) fn release_for_key(conn: &Connection, key: &KeyFingerprint) -> rusqlite::Result<usize> {
+    conn.execute(
+        "UPDATE outbox SET state = 'queued', reason = NULL
+         WHERE state = 'needs_decision' AND arrived_key = ?1
+           AND json_extract(reason, '$.kind') = 'sent_under_another_key'",
+        [key.as_str()],
     )
 }
 
@@ -299,24 +375,84 @@ pub(crate) fn mark_needs_decision(
     Ok(())
 }
 
-/// A person closed the item (discarded it, or replaced it by a confirmed repeat):
-/// it becomes `refused`, with what they decided in `resolution`.
-pub(crate) fn close_by_person(
+/// A person withdraws an item: it becomes `refused`, with their note, if and only if
+/// it still may be withdrawn, checked in the same statement that closes it: it needs
+/// a decision, or it is queued and no attempt of it may have reached the service. An
+/// item being sent is never withdrawn. False when it may not be.
+pub(crate) fn discard(
     conn: &Connection,
     id: ItemId,
-    resolution: &Resolution,
+    note: &str,
     now: Timestamp,
-) -> rusqlite::Result<()> {
-    conn.execute(
+) -> rusqlite::Result<bool> {
+    let resolution = Resolution::Discarded {
+        note: note.to_owned(),
+    };
+    let changed = conn.execute(
         "UPDATE outbox SET state = 'refused', resolution = ?2, closed_at = COALESCE(closed_at, ?3)
-         WHERE id = ?1",
+         WHERE id = ?1 AND resolution IS NULL
+           AND (state = 'needs_decision' OR (state = 'queued' AND may_have_arrived_at IS NULL))",
         params![
             id.0,
-            serde_json::to_string(resolution).expect("resolutions serialize"),
+            serde_json::to_string(&resolution).expect("resolutions serialize"),
             ts(now)
         ],
     )?;
-    Ok(())
+    Ok(changed == 1)
+}
+
+/// What confirming a repeat visit found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RepeatConfirmation {
+    /// The replacement was stored now, and the first visit closed, in one transaction.
+    Stored(ItemId),
+    /// It was confirmed before: this is the replacement stored then.
+    AlreadyConfirmed(ItemId),
+    /// The item is not a visit refused as too recent.
+    NotARecentVisit,
+}
+
+/// Confirms the repeat visit `first` in one transaction: stores `replacement` (a new
+/// write with its own key) and closes `first` naming it. A second confirmation (a
+/// double click, two screens, a restart) finds the first's resolution and stores
+/// nothing: one extra visit, whatever happens.
+pub(crate) fn confirm_repeat(
+    conn: &mut Connection,
+    first: ItemId,
+    replacement: &Write,
+    key: &IdempotencyKey,
+    now: Timestamp,
+) -> rusqlite::Result<RepeatConfirmation> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let Some(found) = tx
+        .query_row(
+            &format!("SELECT {COLUMNS} FROM outbox WHERE id = ?1"),
+            [first.0],
+            item,
+        )
+        .optional()?
+    else {
+        return Ok(RepeatConfirmation::NotARecentVisit);
+    };
+    if let Some(Resolution::RepeatConfirmed { replacement }) = found.resolution {
+        return Ok(RepeatConfirmation::AlreadyConfirmed(replacement));
+    }
+    if !found.is_unresolved_recent_visit() {
+        return Ok(RepeatConfirmation::NotARecentVisit);
+    }
+    let id = insert(&tx, replacement, key, now, Some(first))?;
+    tx.execute(
+        "UPDATE outbox SET state = 'refused', resolution = ?2, closed_at = COALESCE(closed_at, ?3)
+         WHERE id = ?1",
+        params![
+            first.0,
+            serde_json::to_string(&Resolution::RepeatConfirmed { replacement: id })
+                .expect("resolutions serialize"),
+            ts(now)
+        ],
+    )?;
+    tx.commit()?;
+    Ok(RepeatConfirmation::Stored(id))
 }
 
 #[cfg(test)]
@@ -366,7 +502,7 @@ mod tests {
         assert!(is_first_in_line(&conn, a1).unwrap());
         assert!(!is_first_in_line(&conn, a2).unwrap());
         assert!(is_first_in_line(&conn, b1).unwrap());
-        assert_eq!(next_sendable(&conn).unwrap().unwrap().id, a1);
+        assert_eq!(next_sendable(&conn, |_| true).unwrap().unwrap().id, a1);
         let refusal = Refusal {
             code: "card_not_active".into(),
             detail: None,
@@ -374,7 +510,9 @@ mod tests {
         };
         mark_refused(&conn, a1, &refusal, now).unwrap();
         // A refused item never blocks the ones behind it.
-        assert_eq!(next_sendable(&conn).unwrap().unwrap().id, a2);
+        assert_eq!(next_sendable(&conn, |_| true).unwrap().unwrap().id, a2);
+        // An item waiting out its own backoff holds only its own card's items.
+        assert_eq!(next_sendable(&conn, |id| id != a2).unwrap().unwrap().id, b1);
         assert!(is_first_in_line(&conn, a2).unwrap());
     }
 
@@ -383,12 +521,15 @@ mod tests {
         let (_dir, mut conn) = setup();
         let t0: Timestamp = "2026-11-22T09:15:00Z".parse().unwrap();
         let id = enqueue(&mut conn, &visit("card_1"), &key(1), t0, None).unwrap();
-        mark_sending(&conn, id, t0).unwrap();
+        let fp = KeyFingerprint::from_stored("0123456789abcdef".into());
+        assert!(mark_sending(&conn, id, t0, &fp, Some(t0)).unwrap());
         assert_eq!(interrupted_attempts_may_have_arrived(&conn).unwrap(), 1);
         let item = get(&conn, id).unwrap().unwrap();
         assert_eq!(item.state, ItemState::Sending);
         assert_eq!(item.may_have_arrived_at, Some(t0));
-        assert_eq!(next_sendable(&conn).unwrap().unwrap().id, id);
+        assert_eq!(item.arrived_service_at, Some(t0));
+        assert_eq!(item.arrived_key, Some(fp));
+        assert_eq!(next_sendable(&conn, |_| true).unwrap().unwrap().id, id);
     }
 
     #[test]
@@ -397,13 +538,18 @@ mod tests {
         let t0: Timestamp = "2026-11-22T09:15:00Z".parse().unwrap();
         let t1: Timestamp = "2026-11-22T10:15:00Z".parse().unwrap();
         let id = enqueue(&mut conn, &visit("card_1"), &key(1), t0, None).unwrap();
-        attempt_failed(&conn, id, None, "could not connect").unwrap();
+        let first = KeyFingerprint::from_stored("aaaaaaaaaaaaaaaa".into());
+        let second = KeyFingerprint::from_stored("bbbbbbbbbbbbbbbb".into());
+        mark_sending(&conn, id, t0, &first, Some(t0)).unwrap();
+        attempt_failed(&conn, id, false, "could not connect").unwrap();
         assert_eq!(get(&conn, id).unwrap().unwrap().may_have_arrived_at, None);
-        attempt_failed(&conn, id, Some(t0), "connection closed").unwrap();
-        attempt_failed(&conn, id, Some(t1), "timed out").unwrap();
-        assert_eq!(
-            get(&conn, id).unwrap().unwrap().may_have_arrived_at,
-            Some(t0)
-        );
+        mark_sending(&conn, id, t0, &first, Some(t0)).unwrap();
+        attempt_failed(&conn, id, true, "connection closed").unwrap();
+        mark_sending(&conn, id, t1, &second, Some(t1)).unwrap();
+        attempt_failed(&conn, id, true, "timed out").unwrap();
+        let item = get(&conn, id).unwrap().unwrap();
+        assert_eq!(item.may_have_arrived_at, Some(t0));
+        assert_eq!(item.arrived_service_at, Some(t0));
+        assert_eq!(item.arrived_key, Some(first));
     }
 }

@@ -7,6 +7,7 @@ mod lock;
 mod messages;
 mod outbox;
 mod payments;
+mod promises;
 mod scans;
 
 use std::net::SocketAddr;

@@ -1,6 +1,6 @@
 //! Gift-card payments at, under and over the balance, and offline.
 
-use counter_core::payment::OfflinePaymentPolicy;
+use counter_core::payment::{CurrencyCaps, OfflinePaymentPolicy};
 use counter_core::settings::Settings;
 use counter_core::{Error, ItemState, PaymentOutcome};
 use rust_decimal::Decimal;
@@ -78,8 +78,11 @@ async fn an_offline_payment_follows_the_policy_and_a_stale_balance_is_refused_by
         .save_settings(&Settings {
             offline_payments: OfflinePaymentPolicy {
                 allowed: true,
-                per_payment_cap: Some(Decimal::from(40)),
-                total_cap: Some(Decimal::from(45)),
+                caps: vec![CurrencyCaps {
+                    currency: loyalty_api::Currency::new("EUR").unwrap(),
+                    per_payment: Some(Decimal::from(40)),
+                    total: Some(Decimal::from(45)),
+                }],
                 balance_max_age_minutes: Some(60),
             },
             ..counter.settings().unwrap()
