@@ -304,16 +304,20 @@ pub async fn search_customers(
 /// Syncs the customer cache with the service (progress arrives as events).
 #[tauri::command]
 pub async fn sync_customers(till: State<'_, Till>) -> Result<SyncView, CommandError> {
-    let session = till.session().await;
-    Ok(session.counter.sync(None).await?.into())
+    // The walk holds nothing of the session: scans, a disconnect or a key change never
+    // wait behind it (a key change stops it between pages).
+    let walk = till.session().await.counter.sync(None);
+    Ok(walk.await?.into())
 }
 
 /// What the till allows while the service cannot be reached.
 #[tauri::command]
 pub async fn offline_payments(till: State<'_, Till>) -> Result<OfflinePolicyView, CommandError> {
     let session = till.session().await;
-    Ok(OfflinePolicyView::from(
-        &session.counter.settings()?.offline_payments,
+    let counter = &session.counter;
+    Ok(OfflinePolicyView::new(
+        &counter.settings()?.offline_payments,
+        &counter.usual_currency()?,
     ))
 }
 
@@ -323,14 +327,18 @@ pub async fn save_offline_payments(
     till: State<'_, Till>,
     policy: OfflinePolicyView,
 ) -> Result<OfflinePolicyView, CommandError> {
-    let policy = policy
-        .policy()
-        .map_err(|message| CommandError::new("invalid_amount", message))?;
     let session = till.session().await;
     let mut settings = session.counter.settings()?;
-    settings.offline_payments = policy;
+    settings.offline_payments = policy
+        .policy(settings.offline_payments)
+        .map_err(|message| CommandError::new("invalid_amount", message))?;
     session.counter.save_settings(&settings)?;
-    Ok(OfflinePolicyView::from(&settings.offline_payments))
+    let currency = loyalty_api::Currency::new(policy.currency.trim())
+        .map_err(|e| CommandError::new("invalid_amount", e.to_string()))?;
+    Ok(OfflinePolicyView::new(
+        &settings.offline_payments,
+        &currency,
+    ))
 }
 
 /// A pass (goal and reward), read from the service.

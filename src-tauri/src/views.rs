@@ -410,12 +410,7 @@ pub struct QueueItemView {
 
 impl From<&OutboxItem> for QueueItemView {
     fn from(item: &OutboxItem) -> Self {
-        let can_confirm_repeat = item
-            .refusal
-            .as_ref()
-            .is_some_and(|r| r.code == "recent_visit")
-            && item.resolution.is_none()
-            && matches!(item.state, ItemState::Refused | ItemState::NeedsDecision);
+        let can_confirm_repeat = item.is_unresolved_recent_visit();
         Self {
             id: id(item.id),
             state: item.state.as_str().to_owned(),
@@ -437,8 +432,7 @@ impl From<&OutboxItem> for QueueItemView {
                     .reason
                     .as_ref()
                     .is_some_and(DecisionReason::can_send_again),
-            can_discard: item.state == ItemState::NeedsDecision
-                || (item.state == ItemState::Queued && item.may_have_arrived_at.is_none()),
+            can_discard: item.may_be_discarded(),
         }
     }
 }
@@ -659,6 +653,13 @@ pub enum ReasonView {
         /// What went wrong.
         error: String,
     },
+    /// It may have reached the service under another API key than the one connected.
+    SentUnderAnotherKey {
+        /// The first attempt that may have arrived (RFC 3339).
+        first_attempt_at: String,
+    },
+    /// The service says its Idempotency-Key was used for a different request.
+    IdempotencyKeyReused,
 }
 }
 
@@ -679,6 +680,12 @@ impl From<&DecisionReason> for ReasonView {
             DecisionReason::AnswerUnreadable { error } => ReasonView::AnswerUnreadable {
                 error: error.clone(),
             },
+            DecisionReason::SentUnderAnotherKey { first_attempt_at } => {
+                ReasonView::SentUnderAnotherKey {
+                    first_attempt_at: first_attempt_at.to_string(),
+                }
+            }
+            DecisionReason::IdempotencyKeyReused => ReasonView::IdempotencyKeyReused,
         }
     }
 }
@@ -883,34 +890,71 @@ impl From<counter_core::SyncReport> for SyncView {
 }
 
 exported! {
-/// What the manager allows while the service cannot be reached.
+/// What the manager allows while the service cannot be reached. Caps are per
+/// currency: the form edits those of `currency`; `caps` lists every currency's.
 #[derive(serde::Deserialize)]
 pub struct OfflinePolicyView {
     /// Payments may be queued while offline.
     pub allowed: bool,
+    /// The currency whose caps the form edits (ISO 4217 code).
+    pub currency: String,
     /// The most one offline payment may take (major units), if capped.
     pub per_payment_cap: Option<String>,
-    /// The most all queued payments together may take, if capped.
+    /// The most all payments at risk together may take, if capped.
     pub total_cap: Option<String>,
     /// The balance must have been read within this many minutes, if limited.
     pub balance_max_age_minutes: Option<u32>,
+    /// The caps of every currency that has some.
+    #[serde(default)]
+    pub caps: Vec<CurrencyCapsView>,
 }
 }
 
-impl From<&counter_core::payment::OfflinePaymentPolicy> for OfflinePolicyView {
-    fn from(p: &counter_core::payment::OfflinePaymentPolicy) -> Self {
-        Self {
-            allowed: p.allowed,
-            per_payment_cap: p.per_payment_cap.map(|d| d.to_string()),
-            total_cap: p.total_cap.map(|d| d.to_string()),
-            balance_max_age_minutes: p.balance_max_age_minutes,
-        }
-    }
+exported! {
+/// One currency's offline caps.
+#[derive(serde::Deserialize)]
+pub struct CurrencyCapsView {
+    /// The currency (ISO 4217 code).
+    pub currency: String,
+    /// The most one offline payment may take, if capped.
+    pub per_payment_cap: Option<String>,
+    /// The most all payments at risk together may take, if capped.
+    pub total_cap: Option<String>,
+}
 }
 
 impl OfflinePolicyView {
-    /// The policy to keep; a cap that is not a positive amount is refused.
-    pub fn policy(&self) -> Result<counter_core::payment::OfflinePaymentPolicy, String> {
+    /// The policy as the form shows it, editing `currency`'s caps.
+    pub fn new(
+        p: &counter_core::payment::OfflinePaymentPolicy,
+        currency: &loyalty_api::Currency,
+    ) -> Self {
+        let own = p.caps_of(currency);
+        Self {
+            allowed: p.allowed,
+            currency: currency.as_str().to_owned(),
+            per_payment_cap: own.and_then(|c| c.per_payment).map(|d| d.to_string()),
+            total_cap: own.and_then(|c| c.total).map(|d| d.to_string()),
+            balance_max_age_minutes: p.balance_max_age_minutes,
+            caps: p
+                .caps
+                .iter()
+                .map(|c| CurrencyCapsView {
+                    currency: c.currency.as_str().to_owned(),
+                    per_payment_cap: c.per_payment.map(|d| d.to_string()),
+                    total_cap: c.total.map(|d| d.to_string()),
+                })
+                .collect(),
+        }
+    }
+
+    /// `current` with this form's changes: `allowed`, the age limit, and the caps of
+    /// `currency` (other currencies' caps stay). A cap that is not a positive amount,
+    /// or a currency that is not a currency code, is refused.
+    pub fn policy(
+        &self,
+        mut current: counter_core::payment::OfflinePaymentPolicy,
+    ) -> Result<counter_core::payment::OfflinePaymentPolicy, String> {
         let cap = |text: &Option<String>| -> Result<Option<rust_decimal::Decimal>, String> {
             match text.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
                 None => Ok(None),
@@ -923,12 +967,16 @@ impl OfflinePolicyView {
                     .ok_or_else(|| format!("{t:?} is not an amount.")),
             }
         };
-        Ok(counter_core::payment::OfflinePaymentPolicy {
-            allowed: self.allowed,
-            per_payment_cap: cap(&self.per_payment_cap)?,
-            total_cap: cap(&self.total_cap)?,
-            balance_max_age_minutes: self.balance_max_age_minutes,
-        })
+        let currency = loyalty_api::Currency::new(self.currency.trim())
+            .map_err(|_| format!("{:?} is not a currency code.", self.currency))?;
+        current.allowed = self.allowed;
+        current.balance_max_age_minutes = self.balance_max_age_minutes;
+        current.set_caps(counter_core::payment::CurrencyCaps {
+            currency,
+            per_payment: cap(&self.per_payment_cap)?,
+            total: cap(&self.total_cap)?,
+        });
+        Ok(current)
     }
 }
 

@@ -271,6 +271,17 @@ pub(crate) fn lookup_card(conn: &Connection, id: &CardId) -> rusqlite::Result<Op
 }
 
 /// A cached gift card.
+/// The currency most of the gift cards this till has read are in, if it read any.
+pub(crate) fn usual_currency(conn: &Connection) -> rusqlite::Result<Option<String>> {
+    conn.query_row(
+        "SELECT json_extract(gift_card, '$.currency') AS currency FROM gift_cards
+         WHERE currency IS NOT NULL GROUP BY currency ORDER BY count(*) DESC LIMIT 1",
+        [],
+        |r| r.get(0),
+    )
+    .optional()
+}
+
 pub(crate) fn gift_card(
     conn: &Connection,
     id: &GiftCardId,

@@ -441,6 +441,38 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn an_absurd_retry_after_or_reset_is_capped_and_never_a_crash() {
+        let core = core(ManualClock::new(Timestamp::UNIX_EPOCH));
+        let cap = Instant::now() + core.config.max_service_wait + Duration::from_secs(1);
+        core.set_gate(Duration::MAX, GateReason::Service);
+        assert!(core.gate().unwrap().until <= cap);
+        let limit = RateLimit {
+            states: vec![loyalty_api::RateLimitState {
+                policy: "key".into(),
+                remaining: 0,
+                reset: Duration::from_secs(u64::MAX),
+            }],
+            policies: vec![],
+        };
+        core.observe_answer(None, Some(&limit));
+        assert!(core.gate().unwrap().until <= cap);
+        core.back_off(ItemId(1), Duration::MAX);
+        assert!(core.is_backing_off(ItemId(1)));
+        assert!(core.next_backoff_end().unwrap() <= cap);
+    }
+
+    #[tokio::test]
+    async fn one_item_backing_off_holds_no_other_and_send_now_ends_it() {
+        let core = core(ManualClock::new(Timestamp::UNIX_EPOCH));
+        core.back_off(ItemId(1), Duration::from_secs(60));
+        assert!(core.is_backing_off(ItemId(1)));
+        assert!(!core.is_backing_off(ItemId(2)));
+        assert!(core.gate().is_none(), "no service-wide wait");
+        core.lift_backoff();
+        assert!(!core.is_backing_off(ItemId(1)));
+    }
+
+    #[tokio::test]
     async fn a_clock_more_than_two_minutes_off_the_service_is_a_warning() {
         let server: Timestamp = "2026-11-22T09:15:00Z".parse().unwrap();
         let clock = ManualClock::new(server + SignedDuration::from_secs(119));

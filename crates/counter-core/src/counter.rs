@@ -263,7 +263,12 @@ impl Drop for Counter {
         for task in &self.tasks {
             task.abort();
         }
-        for attempt in self.attempts.lock().unwrap_or_else(|p| p.into_inner()).iter() {
+        for attempt in self
+            .attempts
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .iter()
+        {
             attempt.abort();
         }
     }
@@ -353,7 +358,8 @@ impl Counter {
     /// Stops the sender and the check, and waits until they have stopped. Dropping
     /// the counter does the same without waiting.
     pub async fn close(mut self) {
-        let attempts = std::mem::take(&mut *self.attempts.lock().unwrap_or_else(|p| p.into_inner()));
+        let attempts =
+            std::mem::take(&mut *self.attempts.lock().unwrap_or_else(|p| p.into_inner()));
         for attempt in attempts {
             attempt.abort();
         }
@@ -466,8 +472,7 @@ impl Counter {
             attempts.retain(|a| !a.is_finished());
             attempts.push(attempt.abort_handle());
         }
-        let report = match tokio::time::timeout(core.config.interactive_wait, &mut attempt).await
-        {
+        let report = match tokio::time::timeout(core.config.interactive_wait, &mut attempt).await {
             Ok(Ok(report)) => report?,
             Ok(Err(stopped)) => {
                 tracing::error!(%stopped, %id, "a cashier's attempt stopped");
@@ -829,6 +834,20 @@ impl Counter {
         self.core
             .observe_answer(read.date, read.rate_limit.as_ref());
         Ok(PassView::from(&read.data))
+    }
+
+    /// The currency whose offline caps a manager most likely sets: the one most of the
+    /// gift cards read at this till are in, else the first with caps, else EUR.
+    pub fn usual_currency(&self) -> Result<Currency, Error> {
+        let read = cache::usual_currency(&self.core.db())?.and_then(|c| Currency::new(&c).ok());
+        let capped = || {
+            settings::load(&self.core.db())
+                .ok()
+                .and_then(|s| s.offline_payments.caps.first().map(|c| c.currency.clone()))
+        };
+        Ok(read
+            .or_else(capped)
+            .unwrap_or_else(|| Currency::new("EUR").expect("EUR is a currency")))
     }
 
     /// A cached gift card.

@@ -192,6 +192,24 @@ pub struct OfflinePaymentPolicy {
     pub balance_max_age_minutes: Option<u32>,
 }
 
+impl OfflinePaymentPolicy {
+    /// The caps of `currency`, if it has its own.
+    pub fn caps_of(&self, currency: &Currency) -> Option<&CurrencyCaps> {
+        self.caps.iter().find(|c| &c.currency == currency)
+    }
+
+    /// Sets the caps of one currency, leaving the others as they were; a currency
+    /// with neither cap is removed.
+    pub fn set_caps(&mut self, caps: CurrencyCaps) {
+        self.caps.retain(|c| c.currency != caps.currency);
+        if caps.per_payment.is_some() || caps.total.is_some() {
+            self.caps.push(caps);
+            self.caps
+                .sort_by(|a, b| a.currency.as_str().cmp(b.currency.as_str()));
+        }
+    }
+}
+
 /// The offline caps of one currency, in its major units.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CurrencyCaps {
@@ -228,7 +246,7 @@ impl OfflinePaymentPolicy {
                     .into(),
             ));
         }
-        let caps = self.caps.iter().find(|c| &c.currency == currency);
+        let caps = self.caps_of(currency);
         if let Some(cap) = caps.and_then(|c| c.per_payment)
             && amount > cap
         {
@@ -418,7 +436,10 @@ mod tests {
         assert_eq!(reference(None), Ok(None));
         assert_eq!(reference(Some("  ")), Ok(None));
         assert_eq!(reference(Some(" T-42 ")), Ok(Some("T-42".into())));
-        assert_eq!(reference(Some(&"é".repeat(200))).map(|r| r.is_some()), Ok(true));
+        assert_eq!(
+            reference(Some(&"é".repeat(200))).map(|r| r.is_some()),
+            Ok(true)
+        );
         assert_eq!(
             reference(Some(&"x".repeat(201))),
             Err(ReferenceError::TooLong { max: 200 })

@@ -142,11 +142,12 @@ pub(crate) fn list(
 
 /// How many items wait and how many need a person.
 pub(crate) fn counts(conn: &Connection) -> rusqlite::Result<QueueCounts> {
+    // Kept by triggers (schema 5): one small table, not a count of the queue.
     conn.query_row(
         "SELECT
-            COALESCE(SUM(state IN ('queued', 'sending')), 0),
-            COALESCE(SUM(state = 'needs_decision'), 0)
-         FROM outbox WHERE state IN ('queued', 'sending', 'needs_decision')",
+            COALESCE(SUM(CASE WHEN state IN ('queued', 'sending') THEN n END), 0),
+            COALESCE(SUM(CASE WHEN state = 'needs_decision' THEN n END), 0)
+         FROM outbox_counts",
         [],
         |r| {
             Ok(QueueCounts {
@@ -514,6 +515,58 @@ mod tests {
         // An item waiting out its own backoff holds only its own card's items.
         assert_eq!(next_sendable(&conn, |id| id != a2).unwrap().unwrap().id, b1);
         assert!(is_first_in_line(&conn, a2).unwrap());
+    }
+
+    #[test]
+    fn the_counts_follow_every_change_of_state() {
+        let (_dir, mut conn) = setup();
+        let now = Timestamp::UNIX_EPOCH;
+        let fp = KeyFingerprint::from_stored("0123456789abcdef".into());
+        let a = enqueue(&mut conn, &visit("card_a"), &key(1), now, None).unwrap();
+        let b = enqueue(&mut conn, &visit("card_b"), &key(2), now, None).unwrap();
+        assert_eq!(
+            counts(&conn).unwrap(),
+            QueueCounts {
+                queued: 2,
+                needs_decision: 0
+            }
+        );
+        mark_sending(&conn, a, now, &fp, None).unwrap();
+        mark_needs_decision(&conn, b, &DecisionReason::BodyChanged, None).unwrap();
+        assert_eq!(
+            counts(&conn).unwrap(),
+            QueueCounts {
+                queued: 1,
+                needs_decision: 1
+            }
+        );
+        assert!(discard(&conn, b, "", now).unwrap());
+        assert_eq!(
+            counts(&conn).unwrap(),
+            QueueCounts {
+                queued: 1,
+                needs_decision: 0
+            }
+        );
+    }
+
+    #[test]
+    fn a_discarded_item_is_never_marked_sending_and_a_sending_one_never_discarded() {
+        let (_dir, mut conn) = setup();
+        let now = Timestamp::UNIX_EPOCH;
+        let fp = KeyFingerprint::from_stored("0123456789abcdef".into());
+        // The worker read it as queued; a person withdraws it before the attempt.
+        let withdrawn = enqueue(&mut conn, &visit("card_a"), &key(1), now, None).unwrap();
+        assert!(discard(&conn, withdrawn, "", now).unwrap());
+        assert!(!mark_sending(&conn, withdrawn, now, &fp, None).unwrap());
+        // Being sent: it cannot be withdrawn.
+        let sending = enqueue(&mut conn, &visit("card_b"), &key(2), now, None).unwrap();
+        assert!(mark_sending(&conn, sending, now, &fp, None).unwrap());
+        assert!(!discard(&conn, sending, "", now).unwrap());
+        assert_eq!(
+            get(&conn, sending).unwrap().unwrap().state,
+            ItemState::Sending
+        );
     }
 
     #[test]

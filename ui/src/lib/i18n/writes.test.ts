@@ -36,6 +36,8 @@ const reasons: ReasonView[] = [
   recent,
   { kind: 'recent_visit', last_visit_at: null },
   { kind: 'answer_unreadable', error: 'cut body' },
+  { kind: 'sent_under_another_key', first_attempt_at: at },
+  { kind: 'idempotency_key_reused' },
 ];
 
 describe('queue sentences', () => {

@@ -57,6 +57,10 @@ export function describeReason(reason: ReasonView, lang: Lang): string {
         : tr(lang, 'reason_recent_visit_unknown');
     case 'answer_unreadable':
       return tr(lang, 'reason_answer_unreadable');
+    case 'sent_under_another_key':
+      return tr(lang, 'reason_sent_under_another_key', { when: dateTime(reason.first_attempt_at, lang) });
+    case 'idempotency_key_reused':
+      return tr(lang, 'reason_idempotency_key_reused');
   }
 }
 
