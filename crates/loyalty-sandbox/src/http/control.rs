@@ -2,10 +2,11 @@
 //!
 //! JSON in and out, no authentication. Ids are the API's ids, of any business.
 //! A bad body answers 400 invalid_request (with an `errors` list); an unknown id
-//! 404 not_found. Extensions beyond the contract: `DELETE /_sandbox/faults`
-//! (disarm all), `delay_ms` on faults, `GET /_sandbox/events?business_id=` (the
-//! recorded events, oldest first) and `GET /_sandbox/gift_cards/{id}/transactions`
-//! (every ledger entry, for checks that need more than the 20 the API shows).
+//! 404 not_found.
+//! Extensions beyond the contract: `DELETE /_sandbox/faults` (disarm all),
+//! `delay_ms` on faults, `GET /_sandbox/events?business_id=` (the recorded events,
+//! oldest first) and `GET /_sandbox/gift_cards/{id}/transactions` (every ledger
+//! entry, for checks that need more than the 20 the API shows).
 
 use axum::body::to_bytes;
 use axum::extract::{FromRequest, Query, Request, State};
@@ -14,9 +15,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, patch, post};
 use axum::{Json, Router};
 use base64::Engine;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
-use super::body::Fields;
+use super::body::{Fields, JsonObject, NotAnObject};
 use crate::actions::customers::SANDBOX_CUSTOMER_LIMIT;
 use crate::actions::{demo, setup, undo};
 use crate::clock::{format_ts, parse_ms};
@@ -69,7 +70,7 @@ pub const MAX_CONTROL_BODY: usize = 1024 * 1024;
 /// over [`MAX_CONTROL_BODY`], is refused with 400 invalid_request (never axum's
 /// plain-text 413, which the `Bytes` extractor answered before).
 #[derive(Debug)]
-pub struct ControlBody(pub Map<String, Value>);
+pub struct ControlBody(pub JsonObject);
 
 impl<S: Send + Sync> FromRequest<S> for ControlBody {
     type Rejection = ApiError;
@@ -87,22 +88,23 @@ impl<S: Send + Sync> FromRequest<S> for ControlBody {
     }
 }
 
-fn parse_control_body(bytes: &[u8]) -> ApiResult<Map<String, Value>> {
+fn parse_control_body(bytes: &[u8]) -> ApiResult<JsonObject> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Ok(Map::new());
+        return Ok(JsonObject::empty());
     }
-    match serde_json::from_slice::<Value>(bytes) {
-        Ok(Value::Object(map)) => Ok(map),
-        Ok(_) => Err(ApiError::invalid_request("The body must be a JSON object.").param("body")),
-        Err(err) => Err(
-            ApiError::invalid_request(format!("The body is not valid JSON: {err}.")).param("body"),
-        ),
-    }
+    JsonObject::parse(bytes).map_err(|err| match err {
+        NotAnObject::NotAnObject => {
+            ApiError::invalid_request("The body must be a JSON object.").param("body")
+        }
+        NotAnObject::InvalidJson(why) => {
+            ApiError::invalid_request(format!("The body is not valid JSON: {why}.")).param("body")
+        }
+    })
 }
 
-/// Turns a validation refusal into the control routes' 400.
-fn bad(fields: Fields<'_>) -> ApiResult<()> {
-    fields.finish().map_err(|err| match err {
+/// A validation refusal as the control routes' 400 invalid_request (same `errors`).
+fn as_invalid_request(err: ApiError) -> ApiError {
+    match err {
         ApiError::Refused(mut p) => {
             p.status = Code::InvalidRequest.status();
             p.code = Code::InvalidRequest.as_str().into();
@@ -110,7 +112,12 @@ fn bad(fields: Fields<'_>) -> ApiResult<()> {
             ApiError::Refused(p)
         }
         other => other,
-    })
+    }
+}
+
+/// Turns a validation refusal into the control routes' 400.
+fn bad(fields: Fields<'_>) -> ApiResult<()> {
+    fields.finish().map_err(as_invalid_request)
 }
 
 fn non_negative(f: &mut Fields<'_>, field: &str, required: bool) -> Option<i64> {
