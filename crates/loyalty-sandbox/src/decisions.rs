@@ -146,6 +146,17 @@
 //!
 //! ## Control routes
 //!
+//! - **Content type.** Every control request but GET and HEAD must say
+//!   `Content-Type: application/json` (or `application/*+json`), even with an empty
+//!   or `{}` body (revoke, claim, cancel); a DELETE without any `Content-Type` passes
+//!   (the contract gives it no body). Otherwise: 400 invalid_request, `param`
+//!   `Content-Type`, item code `unsupported_content_type`, and nothing is done. Why:
+//!   a web page can have a browser POST cross-origin without a preflight only as
+//!   `text/plain`, form-urlencoded, multipart or with no type, and the till's
+//!   embedded demo server runs with its control routes on loopback. 400 rather than
+//!   415: the contract answers 400 for a bad body, and a client of the contract
+//!   branches on that (the API's own writes answer 422 validation_failed with the
+//!   same item, as before).
 //! - A control body over 1 MiB answers 400 invalid_request (`param` `body`), as any
 //!   bad body does. Every error answer of the server, whatever layer made it, is
 //!   problem+json ([`crate::http`]'s outer middleware replaces a bare one).

@@ -141,6 +141,24 @@ impl Server {
         read(req.send().await.expect("send")).await
     }
 
+    /// A control route call with a body of its own text and content type (none
+    /// when `content_type` is None), as a web page's form or `fetch` could send it.
+    pub async fn control_raw(
+        &self,
+        method: &str,
+        path: &str,
+        content_type: Option<&str>,
+        body: &str,
+    ) -> Answer {
+        let url = format!("{}/_sandbox{path}", self.root);
+        let method = reqwest::Method::from_bytes(method.as_bytes()).expect("a method");
+        let mut req = self.http.request(method, url).body(body.to_owned());
+        if let Some(ct) = content_type {
+            req = req.header("Content-Type", ct);
+        }
+        read(req.send().await.expect("send")).await
+    }
+
     /// A control call expected to succeed.
     pub async fn ok(&self, method: &str, path: &str, body: Value) -> Value {
         let answer = self.control(method, path, Some(body)).await;
