@@ -24,6 +24,19 @@
 //!   refuses it: 422 validation_failed, `param` `currency`, item code
 //!   `invalid_value`. Currencies without a minor unit in ISO 4217 (XAU, XDR, ...) are
 //!   refused the same way.
+//! - **Numbers** in bodies are read exactly from their JSON text
+//!   ([`crate::http::number`]), never through `f64`: `10.000000000000000001` EUR is
+//!   refused (more decimals than the currency's), not issued as `"10.00"`. Any JSON
+//!   spelling of a value is that value (`1e2`, `100.0` and `100` are 100), whole-number
+//!   fields included (`amount_minor`, points, counts: a number whose exact value is
+//!   whole, as JSON Schema's `integer`; `100.0000000000000000001` is not). A value
+//!   beyond a decimal's reach answers 422 validation_failed: `out_of_range` at 2^96 or
+//!   more, `invalid_value` (`invalid_type` for a whole-number field) past 28
+//!   decimals; a whole number beyond `i64` is `out_of_range`. A number beyond a
+//!   double's range anywhere in a body (`1e400`) refuses the body as a whole (422,
+//!   `invalid_json`), since the body is also parsed as plain JSON. serde_json's
+//!   `arbitrary_precision` was not used: features unify across the workspace, and it
+//!   would change number handling in every crate that embeds this server.
 //! - **Unknown fields** of a body and **unknown query parameters** are ignored
 //!   (v1 only ever adds). A repeated query parameter answers invalid_parameter.
 //! - **Bodies** larger than 64 KiB answer 422 validation_failed (`body`, `too_long`).
@@ -60,7 +73,12 @@
 //!   422 validation_failed with `param` `Idempotency-Key` (missing is 400
 //!   idempotency_key_required).
 //! - Same request = same API key, same path (without `/sandbox`) and the same body
-//!   as canonical JSON (key order does not matter).
+//!   as canonical JSON: key order does not matter, and numbers are compared by their
+//!   exact value (`10`, `10.00` and `1e1` are the same request; `10` and
+//!   `10.000000000000000001`, which `f64` made equal, are not). A body refused as not
+//!   JSON (a wrong `Content-Type` included) never matches a JSON one: the same bytes
+//!   sent as `text/plain` under a stored key answer idempotency_key_reused, where they
+//!   were replayed.
 //! - `409 idempotency_in_progress` carries `Retry-After: 1`.
 //! - A replay answers the stored status and body with `Idempotent-Replayed: true`;
 //!   its `Request-Id` header is the new request's, the body keeps the first one's.
@@ -128,6 +146,17 @@
 //!
 //! ## Control routes
 //!
+//! - **Content type.** Every control request but GET and HEAD must say
+//!   `Content-Type: application/json` (or `application/*+json`), even with an empty
+//!   or `{}` body (revoke, claim, cancel); a DELETE without any `Content-Type` passes
+//!   (the contract gives it no body). Otherwise: 400 invalid_request, `param`
+//!   `Content-Type`, item code `unsupported_content_type`, and nothing is done. Why:
+//!   a web page can have a browser POST cross-origin without a preflight only as
+//!   `text/plain`, form-urlencoded, multipart or with no type, and the till's
+//!   embedded demo server runs with its control routes on loopback. 400 rather than
+//!   415: the contract answers 400 for a bad body, and a client of the contract
+//!   branches on that (the API's own writes answer 422 validation_failed with the
+//!   same item, as before).
 //! - A control body over 1 MiB answers 400 invalid_request (`param` `body`), as any
 //!   bad body does. Every error answer of the server, whatever layer made it, is
 //!   problem+json ([`crate::http`]'s outer middleware replaces a bare one).

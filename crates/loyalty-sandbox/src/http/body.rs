@@ -7,12 +7,20 @@
 //! `invalid_json`), a body that is not an object (`body`, `invalid_type`), and per
 //! field `required`, `invalid_type`, `invalid_value`, `too_long`, `out_of_range`.
 //! Unknown fields are ignored (v1 only ever adds fields).
+//!
+//! Numbers are read from their JSON text ([`super::number`]), never through the
+//! `f64` serde_json gives them: a [`JsonObject`] keeps its text beside its members.
+
+use std::collections::BTreeMap;
+use std::ops::Deref;
 
 use axum::body::Bytes;
 use axum::http::{HeaderMap, header};
 use rust_decimal::Decimal;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+use super::number::{self, Inexact};
 use crate::error::{ApiError, FieldError};
 
 /// Largest body read, in bytes.
@@ -43,8 +51,62 @@ pub fn is_json(headers: &HeaderMap) -> bool {
     mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json"))
 }
 
+/// A JSON object sent as a body: its members, and its text, from which numbers are
+/// read exactly. It derefs to its members.
+#[derive(Debug, Clone)]
+pub struct JsonObject {
+    members: Map<String, Value>,
+    text: Box<RawValue>,
+}
+
+/// Why a body is not a JSON object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotAnObject {
+    /// Not JSON (or not UTF-8); the parser's explanation.
+    InvalidJson(String),
+    /// JSON, but not an object.
+    NotAnObject,
+}
+
+impl JsonObject {
+    /// The empty object `{}`.
+    pub fn empty() -> JsonObject {
+        JsonObject {
+            members: Map::new(),
+            text: RawValue::from_string("{}".into()).expect("{} is JSON"),
+        }
+    }
+
+    /// Reads a body that must be one JSON object.
+    pub fn parse(bytes: &[u8]) -> Result<JsonObject, NotAnObject> {
+        let text = std::str::from_utf8(bytes)
+            .map_err(|err| NotAnObject::InvalidJson(format!("not UTF-8 ({err})")))?;
+        let members = match serde_json::from_str::<Value>(text) {
+            Ok(Value::Object(members)) => members,
+            Ok(_) => return Err(NotAnObject::NotAnObject),
+            Err(err) => return Err(NotAnObject::InvalidJson(err.to_string())),
+        };
+        let text = serde_json::from_str::<Box<RawValue>>(text)
+            .map_err(|err| NotAnObject::InvalidJson(err.to_string()))?;
+        Ok(JsonObject { members, text })
+    }
+
+    /// The object's JSON text, as sent.
+    pub fn text(&self) -> &RawValue {
+        &self.text
+    }
+}
+
+impl Deref for JsonObject {
+    type Target = Map<String, Value>;
+
+    fn deref(&self) -> &Map<String, Value> {
+        &self.members
+    }
+}
+
 /// Parses a write's body into a JSON object, or refuses it.
-pub fn parse_object(headers: &HeaderMap, bytes: &Bytes) -> Result<Map<String, Value>, ApiError> {
+pub fn parse_object(headers: &HeaderMap, bytes: &Bytes) -> Result<JsonObject, ApiError> {
     if !is_json(headers) {
         return Err(ApiError::validation(vec![field_error(
             "Content-Type",
@@ -52,37 +114,99 @@ pub fn parse_object(headers: &HeaderMap, bytes: &Bytes) -> Result<Map<String, Va
             "Send the body as JSON with Content-Type: application/json.",
         )]));
     }
-    match serde_json::from_slice::<Value>(bytes) {
-        Ok(Value::Object(map)) => Ok(map),
-        Ok(_) => Err(ApiError::validation(vec![field_error(
-            "body",
-            "invalid_type",
-            "The body must be a JSON object.",
-        )])),
-        Err(err) => Err(ApiError::validation(vec![field_error(
-            "body",
-            "invalid_json",
-            format!("The body is not valid JSON: {err}."),
-        )])),
+    JsonObject::parse(bytes).map_err(|err| {
+        ApiError::validation(vec![match err {
+            NotAnObject::NotAnObject => {
+                field_error("body", "invalid_type", "The body must be a JSON object.")
+            }
+            NotAnObject::InvalidJson(why) => field_error(
+                "body",
+                "invalid_json",
+                format!("The body is not valid JSON: {why}."),
+            ),
+        }])
+    })
+}
+
+/// Canonical JSON text of a body: object keys sorted at every depth (a repeated key
+/// keeps its last value, as parsing does), strings re-escaped one way, and numbers
+/// written as their exact value (`10`, `10.0` and `1e1` are one number;
+/// `10.000000000000000001` is another, which `f64` made equal to `10`).
+pub fn canonical_text(raw: &RawValue) -> String {
+    fn write(raw: &RawValue, out: &mut String) {
+        let text = raw.get().trim();
+        match text.as_bytes().first() {
+            Some(b'{') => {
+                let members: BTreeMap<String, &RawValue> =
+                    serde_json::from_str(text).unwrap_or_default();
+                out.push('{');
+                for (i, (key, value)) in members.into_iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&Value::String(key).to_string());
+                    out.push(':');
+                    write(value, out);
+                }
+                out.push('}');
+            }
+            Some(b'[') => {
+                let items: Vec<&RawValue> = serde_json::from_str(text).unwrap_or_default();
+                out.push('[');
+                for (i, item) in items.into_iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write(item, out);
+                }
+                out.push(']');
+            }
+            Some(b'"') => {
+                let string: String = serde_json::from_str(text).unwrap_or_default();
+                out.push_str(&Value::String(string).to_string());
+            }
+            _ => match number::exact(text) {
+                Some(Ok(value)) => out.push_str(&value.normalize().to_string()),
+                // true, false, null, and numbers beyond a Decimal, as sent.
+                _ => out.push_str(text),
+            },
+        }
     }
+    let mut out = String::new();
+    write(raw, &mut out);
+    out
 }
 
 /// Reads fields of a JSON object, collecting every problem before refusing.
 #[derive(Debug)]
 pub struct Fields<'a> {
     map: &'a Map<String, Value>,
+    /// The JSON text of each member, for numbers.
+    texts: BTreeMap<String, &'a RawValue>,
     prefix: String,
     errors: Vec<FieldError>,
 }
 
 impl<'a> Fields<'a> {
-    /// Starts reading `map`.
-    pub fn new(map: &'a Map<String, Value>) -> Self {
+    /// Starts reading `body`.
+    pub fn new(body: &'a JsonObject) -> Self {
+        Fields::within(&body.members, &body.text, String::new())
+    }
+
+    fn within(map: &'a Map<String, Value>, text: &'a RawValue, prefix: String) -> Self {
         Fields {
             map,
-            prefix: String::new(),
+            // The same text `map` was parsed from: a repeated member keeps its last
+            // value in both.
+            texts: serde_json::from_str(text.get()).unwrap_or_default(),
+            prefix,
             errors: Vec::new(),
         }
+    }
+
+    /// The exact value of a number member, from its text.
+    fn number(&self, field: &str) -> Option<Result<Decimal, Inexact>> {
+        number::exact(self.texts.get(field)?.get())
     }
 
     fn name(&self, field: &str) -> String {
@@ -182,7 +306,8 @@ impl<'a> Fields<'a> {
         }
     }
 
-    /// An integer field.
+    /// An integer field: a JSON number whose exact value is whole (`100`, and also
+    /// `1e2` and `100.0`, as JSON Schema's `integer` has it) and fits an `i64`.
     pub fn integer(&mut self, field: &str, required: bool) -> Option<i64> {
         match self.present(field) {
             None => {
@@ -191,9 +316,19 @@ impl<'a> Fields<'a> {
                 }
                 None
             }
-            Some(Value::Number(n)) => match n.as_i64() {
-                Some(i) => Some(i),
-                None => {
+            Some(Value::Number(_)) => match self.number(field) {
+                Some(Ok(value)) if value.fract().is_zero() => match i64::try_from(value) {
+                    Ok(i) => Some(i),
+                    Err(_) => {
+                        self.refuse(field, "out_of_range", "The number is out of range.");
+                        None
+                    }
+                },
+                Some(Err(Inexact::TooLarge)) => {
+                    self.refuse(field, "out_of_range", "The number is out of range.");
+                    None
+                }
+                _ => {
                     self.refuse(field, "invalid_type", "Expected a whole number.");
                     None
                 }
@@ -214,19 +349,21 @@ impl<'a> Fields<'a> {
                 }
                 None
             }
-            Some(Value::Number(n)) => {
-                let text = n.to_string();
-                match text
-                    .parse::<Decimal>()
-                    .or_else(|_| Decimal::from_scientific(&text))
-                {
-                    Ok(d) => Some(d.normalize()),
-                    Err(_) => {
-                        self.refuse(field, "invalid_value", "The number is out of range.");
-                        None
-                    }
+            Some(Value::Number(_)) => match self.number(field) {
+                Some(Ok(value)) => Some(value.normalize()),
+                Some(Err(Inexact::TooLarge)) => {
+                    self.refuse(field, "out_of_range", "The number is out of range.");
+                    None
                 }
-            }
+                Some(Err(Inexact::TooPrecise)) | None => {
+                    self.refuse(
+                        field,
+                        "invalid_value",
+                        "The number has more decimals than can be read exactly (28).",
+                    );
+                    None
+                }
+            },
             Some(_) => {
                 self.refuse(field, "invalid_type", "Expected a number.");
                 None
@@ -254,11 +391,11 @@ impl<'a> Fields<'a> {
                 None
             }
             Some(Value::Object(inner)) => {
-                let mut nested = Fields {
-                    map: inner,
-                    prefix: format!("{}{field}.", self.prefix),
-                    errors: Vec::new(),
+                let Some(&text) = self.texts.get(field) else {
+                    self.refuse(field, "invalid_type", "Expected an object.");
+                    return None;
                 };
+                let mut nested = Fields::within(inner, text, format!("{}{field}.", self.prefix));
                 let out = read(&mut nested);
                 self.errors.extend(nested.errors);
                 Some(out)

@@ -2,25 +2,28 @@
 //!
 //! JSON in and out, no authentication. Ids are the API's ids, of any business.
 //! A bad body answers 400 invalid_request (with an `errors` list); an unknown id
-//! 404 not_found. Extensions beyond the contract: `DELETE /_sandbox/faults`
-//! (disarm all), `delay_ms` on faults, `GET /_sandbox/events?business_id=` (the
-//! recorded events, oldest first) and `GET /_sandbox/gift_cards/{id}/transactions`
-//! (every ledger entry, for checks that need more than the 20 the API shows).
+//! 404 not_found. A request that changes state must say `Content-Type:
+//! application/json` ([`json_only`]), so no web page can steer the server.
+//! Extensions beyond the contract: `DELETE /_sandbox/faults` (disarm all),
+//! `delay_ms` on faults, `GET /_sandbox/events?business_id=` (the recorded events,
+//! oldest first) and `GET /_sandbox/gift_cards/{id}/transactions` (every ledger
+//! entry, for checks that need more than the 20 the API shows).
 
 use axum::body::to_bytes;
 use axum::extract::{FromRequest, Query, Request, State};
+use axum::http::{Method, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, patch, post};
 use axum::{Json, Router};
 use base64::Engine;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
-use super::body::Fields;
+use super::body::{Fields, JsonObject, NotAnObject, is_json};
 use crate::actions::customers::SANDBOX_CUSTOMER_LIMIT;
 use crate::actions::{demo, setup, undo};
 use crate::clock::{format_ts, parse_ms};
-use crate::error::{ApiError, ApiResult, Code};
+use crate::error::{ApiError, ApiResult, Code, FieldError};
 use crate::faults::FaultAction;
 use crate::ids;
 use crate::keys::{ALL_SCOPES, Mode};
@@ -51,6 +54,7 @@ pub fn routes(state: AppState) -> Router<AppState> {
         .route("/events", get(list_events))
         .route("/seed", post(seed))
         .route("/faults", post(arm_fault).delete(clear_faults))
+        .route_layer(middleware::from_fn(json_only))
         .route_layer(middleware::from_fn_with_state(state, only_when_on))
 }
 
@@ -62,6 +66,40 @@ async fn only_when_on(State(state): State<AppState>, req: Request, next: Next) -
     }
 }
 
+/// Refuses a control request that changes state without saying its body is JSON:
+/// 400 invalid_request, `param` `Content-Type` (item code
+/// `unsupported_content_type`), before anything is read or done.
+///
+/// A web page can make a browser POST to another origin without asking first (a
+/// "simple" request: a form, `fetch` in no-cors mode, `sendBeacon`) only with the
+/// content type `text/plain`, `application/x-www-form-urlencoded` or
+/// `multipart/form-data`, or none at all; it cannot read the answer, but the request
+/// is made. The demo server embedded in the till listens on loopback with its control
+/// routes on, so without this check any page the till's machine opened could move
+/// its clock or revoke its keys with a JSON text sent as one of those. So every
+/// method but GET and HEAD must say `application/json` (or `application/*+json`),
+/// even with an empty `{}` body. A DELETE without a `Content-Type` passes: the
+/// contract gives it no body, and a browser asks before sending any DELETE to
+/// another origin, which this server never allows (no CORS header; `OPTIONS`
+/// answers 405).
+async fn json_only(req: Request, next: Next) -> Response {
+    let method = req.method();
+    let reads = method == Method::GET || method == Method::HEAD;
+    let bodiless_delete =
+        method == Method::DELETE && !req.headers().contains_key(header::CONTENT_TYPE);
+    if reads || bodiless_delete || is_json(req.headers()) {
+        return next.run(req).await;
+    }
+    as_invalid_request(ApiError::validation(vec![FieldError {
+        param: "Content-Type".into(),
+        code: "unsupported_content_type",
+        message:
+            "Control requests that change state are JSON: send Content-Type: application/json."
+                .into(),
+    }]))
+    .into_response()
+}
+
 /// Largest control body, in bytes: seed and fault bodies are a few hundred bytes.
 pub const MAX_CONTROL_BODY: usize = 1024 * 1024;
 
@@ -69,7 +107,7 @@ pub const MAX_CONTROL_BODY: usize = 1024 * 1024;
 /// over [`MAX_CONTROL_BODY`], is refused with 400 invalid_request (never axum's
 /// plain-text 413, which the `Bytes` extractor answered before).
 #[derive(Debug)]
-pub struct ControlBody(pub Map<String, Value>);
+pub struct ControlBody(pub JsonObject);
 
 impl<S: Send + Sync> FromRequest<S> for ControlBody {
     type Rejection = ApiError;
@@ -87,22 +125,23 @@ impl<S: Send + Sync> FromRequest<S> for ControlBody {
     }
 }
 
-fn parse_control_body(bytes: &[u8]) -> ApiResult<Map<String, Value>> {
+fn parse_control_body(bytes: &[u8]) -> ApiResult<JsonObject> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Ok(Map::new());
+        return Ok(JsonObject::empty());
     }
-    match serde_json::from_slice::<Value>(bytes) {
-        Ok(Value::Object(map)) => Ok(map),
-        Ok(_) => Err(ApiError::invalid_request("The body must be a JSON object.").param("body")),
-        Err(err) => Err(
-            ApiError::invalid_request(format!("The body is not valid JSON: {err}.")).param("body"),
-        ),
-    }
+    JsonObject::parse(bytes).map_err(|err| match err {
+        NotAnObject::NotAnObject => {
+            ApiError::invalid_request("The body must be a JSON object.").param("body")
+        }
+        NotAnObject::InvalidJson(why) => {
+            ApiError::invalid_request(format!("The body is not valid JSON: {why}.")).param("body")
+        }
+    })
 }
 
-/// Turns a validation refusal into the control routes' 400.
-fn bad(fields: Fields<'_>) -> ApiResult<()> {
-    fields.finish().map_err(|err| match err {
+/// A validation refusal as the control routes' 400 invalid_request (same `errors`).
+fn as_invalid_request(err: ApiError) -> ApiError {
+    match err {
         ApiError::Refused(mut p) => {
             p.status = Code::InvalidRequest.status();
             p.code = Code::InvalidRequest.as_str().into();
@@ -110,7 +149,12 @@ fn bad(fields: Fields<'_>) -> ApiResult<()> {
             ApiError::Refused(p)
         }
         other => other,
-    })
+    }
+}
+
+/// Turns a validation refusal into the control routes' 400.
+fn bad(fields: Fields<'_>) -> ApiResult<()> {
+    fields.finish().map_err(as_invalid_request)
 }
 
 fn non_negative(f: &mut Fields<'_>, field: &str, required: bool) -> Option<i64> {

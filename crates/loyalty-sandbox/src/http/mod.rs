@@ -1,7 +1,8 @@
 //! The HTTP face: routes, extractors, and the middleware every answer passes.
 //!
 //! Layout: `auth` (the [`auth::Caller`] extractor: credentials, key state, place,
-//! plan, scope, rate limit), `body` (JSON bodies and field validation), `list`
+//! plan, scope, rate limit), `body` (JSON bodies and field validation), `number`
+//! (a JSON number's exact value, read from its text), `list`
 //! (query parameters, cursors, list answers), `write` (the idempotent write
 //! pipeline), and one module per route group: `reads`, `writes`, `control`.
 //! Part 2 added `broadcasts` (messages) and `stats` beside them, and
@@ -12,6 +13,7 @@ pub mod body;
 pub mod broadcasts;
 pub mod control;
 pub mod list;
+pub mod number;
 pub mod reads;
 pub mod stats;
 pub mod write;

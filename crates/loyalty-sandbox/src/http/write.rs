@@ -6,8 +6,10 @@
 //!    255 visible ASCII characters → 422 validation_failed with param
 //!    `Idempotency-Key` (code `invalid_value`).
 //! 2. The request's fingerprint is SHA-256 of the method, the API path (without the
-//!    `/sandbox` prefix) and the body's canonical JSON (keys sorted, so key order
-//!    does not matter; the raw bytes when the body is not JSON).
+//!    `/sandbox` prefix) and the body's canonical JSON ([`canonical_text`]: keys
+//!    sorted, so key order does not matter; numbers by their exact value). A body
+//!    refused as not JSON (a wrong `Content-Type` included) is hashed as its raw
+//!    bytes under another tag, so it never matches a JSON request.
 //! 3. The (API key, Idempotency-Key) pair is marked in progress in memory; a second
 //!    request meeting the mark answers 409 idempotency_in_progress, Retry-After: 1.
 //! 4. In one `BEGIN IMMEDIATE` transaction: a stored answer younger than 24 hours
@@ -30,12 +32,12 @@ use axum::extract::{FromRequest, Request};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use rusqlite::Connection;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::Delay;
 use super::auth::Caller;
-use super::body::{MAX_BODY, parse_object};
+use super::body::{JsonObject, MAX_BODY, canonical_text, parse_object};
 use crate::error::{ApiError, ApiResult, Code, FieldError, Problem, problem_response};
 use crate::faults::api_path;
 use crate::request_id;
@@ -93,7 +95,8 @@ pub fn valid_idempotency_key(key: &[u8]) -> bool {
     !key.is_empty() && key.len() <= MAX_IDEMPOTENCY_KEY && key.iter().all(|b| b.is_ascii_graphic())
 }
 
-/// Canonical JSON text: object keys sorted at every depth.
+/// Canonical JSON text of a value the server built: object keys sorted at every
+/// depth. (A request body's is [`canonical_text`], which keeps numbers exact.)
 pub fn canonical_json(value: &Value) -> String {
     fn write(value: &Value, out: &mut String) {
         match value {
@@ -149,7 +152,7 @@ enum Outcome {
 /// transaction that also stores its answer.
 pub async fn run<F>(state: &AppState, caller: Caller, input: WriteInput, op: F) -> Response
 where
-    F: FnOnce(&Connection, &OpCtx, &Map<String, Value>) -> ApiResult<Value> + Send + 'static,
+    F: FnOnce(&Connection, &OpCtx, &JsonObject) -> ApiResult<Value> + Send + 'static,
 {
     match pipeline(state, caller, input, op).await {
         Ok(response) => response,
@@ -164,7 +167,7 @@ async fn pipeline<F>(
     op: F,
 ) -> ApiResult<Response>
 where
-    F: FnOnce(&Connection, &OpCtx, &Map<String, Value>) -> ApiResult<Value> + Send + 'static,
+    F: FnOnce(&Connection, &OpCtx, &JsonObject) -> ApiResult<Value> + Send + 'static,
 {
     let Some(raw_key) = input.headers.get("idempotency-key") else {
         return Err(ApiError::new(
@@ -186,9 +189,18 @@ where
     hasher.update(b"POST ");
     hasher.update(input.path.as_bytes());
     hasher.update(b"\n");
+    // The tags keep a refused body's bytes from ever equalling a JSON body's
+    // canonical text (a text/plain body that happened to be canonical JSON was
+    // replayed as the JSON request it copied).
     match &body {
-        Ok(map) => hasher.update(canonical_json(&Value::Object(map.clone())).as_bytes()),
-        Err(_) => hasher.update(&input.bytes),
+        Ok(object) => {
+            hasher.update(b"json\n");
+            hasher.update(canonical_text(object.text()).as_bytes());
+        }
+        Err(_) => {
+            hasher.update(b"refused\n");
+            hasher.update(&input.bytes);
+        }
     }
     let fingerprint = hasher.finalize().to_vec();
 
@@ -309,5 +321,24 @@ mod tests {
         let b = json!({"a": {"x": null, "y": [1, 2]}, "b": 1});
         assert_eq!(canonical_json(&a), canonical_json(&b));
         assert_eq!(canonical_json(&a), r#"{"a":{"x":null,"y":[1,2]},"b":1}"#);
+    }
+
+    fn canonical(text: &str) -> String {
+        let raw: Box<serde_json::value::RawValue> = serde_json::from_str(text).unwrap();
+        canonical_text(&raw)
+    }
+
+    #[test]
+    fn a_bodys_canonical_text_ignores_key_order_and_spelling_but_keeps_every_digit() {
+        assert_eq!(
+            canonical(r#" {"b": 1e1, "a": {"y": [1, 2.50], "x": null, "s": "\u00e9"}} "#),
+            r#"{"a":{"s":"é","x":null,"y":[1,2.5]},"b":10}"#
+        );
+        assert_eq!(canonical(r#"{"a": 1, "a": 2}"#), r#"{"a":2}"#);
+        assert_ne!(
+            canonical(r#"{"amount": 10}"#),
+            canonical(r#"{"amount": 10.000000000000000001}"#)
+        );
+        assert_eq!(canonical(r#"{"amount": 1e400}"#), r#"{"amount":1e400}"#);
     }
 }

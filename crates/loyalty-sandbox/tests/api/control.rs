@@ -643,3 +643,147 @@ async fn a_clock_advance_of_i64_max_seconds_broke_every_later_request_and_now_an
     let now = s.ok("POST", "/clock", json!({"advance_seconds": 0})).await;
     assert!(now["now"].as_str().unwrap().ends_with('Z'));
 }
+
+/// Bodies a web page can send cross-origin without a preflight: a form (text/plain,
+/// urlencoded, multipart) or a `fetch` in no-cors mode with any of those types, or
+/// none. Each carries JSON text, which the control routes used to obey.
+const SIMPLE_REQUESTS: [Option<&str>; 4] = [
+    Some("text/plain"),
+    Some("application/x-www-form-urlencoded"),
+    Some("multipart/form-data; boundary=x"),
+    None,
+];
+
+#[track_caller]
+fn assert_not_json_refusal(a: &crate::helpers::Answer) {
+    a.assert_problem(400, "invalid_request");
+    assert_eq!(a.body["param"], "Content-Type", "{}", a.body);
+    assert_eq!(a.body["errors"][0]["code"], "unsupported_content_type");
+}
+
+#[tokio::test]
+async fn a_control_request_that_is_not_json_was_obeyed_and_now_answers_400_changing_nothing() {
+    let s = Server::start().await;
+    let shop = s.shop(json!({})).await;
+    let now = |v: &serde_json::Value| {
+        v["now"]
+            .as_str()
+            .unwrap()
+            .parse::<jiff::Timestamp>()
+            .unwrap()
+    };
+    let before = now(&s.ok("POST", "/clock", json!({"advance_seconds": 0})).await);
+    for content_type in SIMPLE_REQUESTS {
+        let a = s
+            .control_raw(
+                "POST",
+                "/clock",
+                content_type,
+                r#"{"advance_seconds": 86400}"#,
+            )
+            .await;
+        assert_not_json_refusal(&a);
+    }
+    let after = now(&s.ok("POST", "/clock", json!({"advance_seconds": 0})).await);
+    assert!(
+        after.duration_since(before).as_secs() < 3600,
+        "the clock did not move: {before} then {after}"
+    );
+
+    // A key is not revoked by a form, nor by an empty POST without a type.
+    let key = s
+        .ok(
+            "POST",
+            "/keys",
+            json!({"business_id": shop.id, "mode": "test"}),
+        )
+        .await;
+    let (key_id, key_text) = (key["id"].as_str().unwrap(), key["key"].as_str().unwrap());
+    for content_type in SIMPLE_REQUESTS {
+        for body in ["{}", ""] {
+            let a = s
+                .control_raw(
+                    "POST",
+                    &format!("/keys/{key_id}/revoke"),
+                    content_type,
+                    body,
+                )
+                .await;
+            assert_not_json_refusal(&a);
+        }
+    }
+    s.api("sandbox", key_text).get("/v1/me").await.assert_ok();
+
+    // A gift card is not claimed, a business not changed, a customer not deleted.
+    let card = shop
+        .live
+        .post("/v1/gift_cards", json!({"amount": 5, "currency": "EUR", "recipient": {"name": "A", "email": "a@example.com"}}))
+        .await;
+    let gift = card.assert_ok()["id"].as_str().unwrap().to_owned();
+    let (customer, _) = shop
+        .test
+        .enrol(&shop.sandbox_pass_id, "kept@example.com")
+        .await;
+    for content_type in SIMPLE_REQUESTS {
+        let a = s
+            .control_raw(
+                "POST",
+                &format!("/gift_cards/{gift}/claim"),
+                content_type,
+                "{}",
+            )
+            .await;
+        assert_not_json_refusal(&a);
+        let a = s
+            .control_raw(
+                "PATCH",
+                &format!("/businesses/{}", shop.id),
+                content_type,
+                r#"{"plan": "free"}"#,
+            )
+            .await;
+        assert_not_json_refusal(&a);
+    }
+    let a = s
+        .control_raw(
+            "DELETE",
+            &format!("/customers/{customer}"),
+            Some("text/plain"),
+            "",
+        )
+        .await;
+    assert_not_json_refusal(&a);
+    assert_eq!(
+        shop.live
+            .get(&format!("/v1/gift_cards/{gift}"))
+            .await
+            .assert_ok()["status"],
+        "issued"
+    );
+    assert_eq!(
+        shop.live.get("/v1/me").await.assert_ok()["plan"],
+        "enterprise"
+    );
+    shop.test
+        .get(&format!("/v1/customers/{customer}"))
+        .await
+        .assert_ok();
+
+    // JSON is obeyed, `application/json; charset=utf-8` and a bodiless DELETE included.
+    let a = s
+        .control_raw(
+            "POST",
+            &format!("/keys/{key_id}/revoke"),
+            Some("application/json; charset=utf-8"),
+            "{}",
+        )
+        .await;
+    assert_eq!(a.assert_ok()["revoked"], true);
+    s.control("DELETE", &format!("/customers/{customer}"), None)
+        .await
+        .assert_ok();
+    // Reads stay reads: GET needs no type.
+    s.control("GET", &format!("/effects?business_id={}", shop.id), None)
+        .await
+        .assert_ok();
+}

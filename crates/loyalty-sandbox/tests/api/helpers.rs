@@ -141,6 +141,24 @@ impl Server {
         read(req.send().await.expect("send")).await
     }
 
+    /// A control route call with a body of its own text and content type (none
+    /// when `content_type` is None), as a web page's form or `fetch` could send it.
+    pub async fn control_raw(
+        &self,
+        method: &str,
+        path: &str,
+        content_type: Option<&str>,
+        body: &str,
+    ) -> Answer {
+        let url = format!("{}/_sandbox{path}", self.root);
+        let method = reqwest::Method::from_bytes(method.as_bytes()).expect("a method");
+        let mut req = self.http.request(method, url).body(body.to_owned());
+        if let Some(ct) = content_type {
+            req = req.header("Content-Type", ct);
+        }
+        read(req.send().await.expect("send")).await
+    }
+
     /// A control call expected to succeed.
     pub async fn ok(&self, method: &str, path: &str, body: Value) -> Value {
         let answer = self.control(method, path, Some(body)).await;
@@ -262,6 +280,21 @@ impl Api {
             .bearer_auth(&self.key)
             .header("Idempotency-Key", key)
             .json(&body)
+            .send()
+            .await
+            .expect("send");
+        read(resp).await
+    }
+
+    /// A JSON POST whose body is this exact text (numbers that `json!` would round).
+    pub async fn post_text(&self, path: &str, body: &str, key: &str) -> Answer {
+        let resp = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .bearer_auth(&self.key)
+            .header("Idempotency-Key", key)
+            .header("Content-Type", "application/json")
+            .body(body.to_owned())
             .send()
             .await
             .expect("send");

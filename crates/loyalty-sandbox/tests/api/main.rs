@@ -11,6 +11,7 @@ mod headers;
 mod helpers;
 mod idempotency;
 mod lists;
+mod numbers;
 mod openapi;
 mod reads;
 mod scans;
