@@ -19,4 +19,8 @@ last_visit_at: string | null, } | { "kind": "answer_unreadable",
 /**
  * What went wrong.
  */
-error: string, };
+error: string, } | { "kind": "sent_under_another_key", 
+/**
+ * The first attempt that may have arrived (RFC 3339).
+ */
+first_attempt_at: string, } | { "kind": "idempotency_key_reused" };
