@@ -12,14 +12,14 @@ UI_SOURCES := $(shell find ui/src ui/public -type f 2>/dev/null) ui/index.html u
 # The end-to-end tests need a display and a D-Bus session; Xvfb provides the display.
 HEADLESS := xvfb-run -a -s '-screen 0 1280x800x24' dbus-run-session --
 
-.PHONY: demo test setup setup-test ui app lint rust-test ui-test bindings-fresh api-fuzz fuzz e2e e2e-shots bench
+.PHONY: demo test setup setup-test ui app lint rust-test ui-test bindings-fresh api-fuzz keychain-test fuzz e2e e2e-shots bench
 
 ## demo: install what is missing, build, and open the app on the built-in demo business.
 demo: setup app
 	$(APP) --demo
 
 ## test: install what is missing, then every check and test, end-to-end included.
-test: setup-test lint rust-test ui-test bindings-fresh api-fuzz e2e
+test: setup-test lint rust-test ui-test bindings-fresh api-fuzz keychain-test e2e
 
 setup:
 	@scripts/setup.sh build
@@ -59,6 +59,11 @@ api-fuzz:
 
 fuzz:
 	crates/loyalty-sandbox/fuzz/run.sh 300
+
+# The keychain path shops use: gnome-keyring's Secret Service in a private D-Bus session;
+# the key lands there, in no file, and a restart finds it.
+keychain-test: rust-test
+	scripts/keychain-test.sh
 
 ## e2e: only the end-to-end tests, on the built app under Xvfb (one at a time: fixed ports).
 e2e: app

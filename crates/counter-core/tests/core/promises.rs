@@ -219,9 +219,11 @@ async fn one_poison_write_never_holds_the_counter() {
     counter.refresh_gift_card(&gift).await.unwrap();
 
     // That gift card's payments fail with 500, again and again.
-    env.fault(json!({"path": format!("/v1/gift_cards/{gift}/payments"), "count": 100000,
-                     "status": 500, "code": "internal_error"}))
-        .await;
+    env.fault(
+        json!({"path": format!("/v1/gift_cards/{gift}/payments"), "count": 100000,
+                     "status": 500, "code": "internal_error"}),
+    )
+    .await;
     let paid = counter.take_payment(gift.clone(), "5", None).await.unwrap();
     let PaymentOutcome::Queued { item: poison, .. } = paid else {
         panic!("{paid:?}");
