@@ -124,7 +124,7 @@ impl Enqueues {
 
     fn card(&mut self) -> CardId {
         self.next += 1;
-        CardId::new(format!("card_{}", self.next))
+        CardId::new(format!("card_{:010}", self.next))
     }
 
     fn time_bare(&mut self) -> Result<f64> {

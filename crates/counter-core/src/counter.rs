@@ -21,6 +21,7 @@ use crate::core::{Core, Sender};
 use crate::error::Error;
 use crate::events::{Connectivity, Event};
 use crate::ids::IdSource;
+use crate::input::{self, TextField};
 use crate::lock::OwnerLock;
 use crate::outbox::send::{self, Mode, Report};
 use crate::outbox::store::RepeatConfirmation;
@@ -496,6 +497,8 @@ impl Counter {
         action: ScanAction,
         amount: Option<Decimal>,
     ) -> Result<ScanOutcome, Error> {
+        input::card(&card)?;
+        input::points(&action, amount)?;
         self.scan(card, action, amount, false, None).await
     }
 
@@ -594,9 +597,10 @@ impl Counter {
     /// closed in one statement, so an item the sender has started sending is never
     /// withdrawn.
     pub fn discard(&self, item: ItemId, note: &str) -> Result<OutboxItem, Error> {
+        let note = input::text(TextField::Note, note, 500, false)?.unwrap_or_default();
         outcome_state(&self.core, item)?;
         let closed = !self.core.is_claimed(item)
-            && store::discard(&self.core.db(), item, note.trim(), self.core.now())?;
+            && store::discard(&self.core.db(), item, &note, self.core.now())?;
         if !closed {
             return Err(Error::NotAllowed(
                 "This item may already have reached the service; it cannot be withdrawn.".into(),
@@ -645,6 +649,7 @@ impl Counter {
         reference: Option<String>,
     ) -> Result<PaymentOutcome, Error> {
         let core = &self.core;
+        input::gift_card(&gift_card)?;
         // A fresh balance when the service answers; the cached one otherwise.
         let mut online = false;
         if let Some(client) = core.client()
@@ -776,6 +781,7 @@ impl Counter {
         &self,
         id: &GiftCardId,
     ) -> Result<(CachedGiftCard, Vec<LedgerEntryView>), Error> {
+        input::gift_card(id)?;
         let client = self.core.client().ok_or(Error::NotConnected)?;
         let read = client
             .gift_cards()
@@ -863,11 +869,18 @@ impl Counter {
                 Error::NotAllowed("Choose the pass to enrol customers on.".into())
             })?,
         };
+        let wallet = Wallet::parse(&enrolment.wallet);
+        if !matches!(wallet, Wallet::Apple | Wallet::Google) {
+            return Err(input::InputError::UnknownWallet {
+                given: enrolment.wallet.chars().take(64).collect(),
+            }
+            .into());
+        }
         let write = Write::Enrol {
             pass_id,
-            name: enrolment.name,
-            email: enrolment.email,
-            wallet: Wallet::parse(&enrolment.wallet),
+            name: input::text(TextField::Name, &enrolment.name, 200, true)?.unwrap_or_default(),
+            email: input::email(&enrolment.email)?,
+            wallet,
             send_welcome: enrolment.send_welcome,
         };
         self.write_outcome(write).await
@@ -881,9 +894,10 @@ impl Counter {
         let write = Write::IssueGiftCard {
             amount: payment::to_decimal(minor, &currency),
             currency,
-            locale: issue.locale,
-            recipient_name: issue.recipient_name,
-            recipient_email: issue.recipient_email,
+            locale: input::locale(&issue.locale)?,
+            recipient_name: input::text(TextField::Name, &issue.recipient_name, 200, true)?
+                .unwrap_or_default(),
+            recipient_email: input::email(&issue.recipient_email)?,
         };
         self.write_outcome(write).await
     }
@@ -989,7 +1003,10 @@ impl Counter {
 
     /// Customers whose name, email or phone start with what was typed.
     pub fn search(&self, typed: &str, limit: u32) -> Result<Vec<CustomerSummary>, Error> {
-        Ok(cache::search(&self.core.db(), typed, limit)?)
+        let Some(typed) = input::text(TextField::Search, typed, 200, false)? else {
+            return Ok(Vec::new());
+        };
+        Ok(cache::search(&self.core.db(), &typed, limit)?)
     }
 
     /// A card by its id, from the cache, with whether writes for it are queued.
@@ -1005,6 +1022,7 @@ impl Counter {
     /// key refused or a wait in force, nor before a first sync has finished. Writes
     /// still queued for the card keep the cached figures, as in [`Counter::lookup_card`].
     pub async fn read_card(&self, card: &CardId) -> Result<FreshCard, Error> {
+        input::card(card)?;
         let client = self.core.client().ok_or(Error::NotConnected)?;
         if !self.core.connectivity().may_call_service() || self.core.gate().is_some() {
             return Ok(FreshCard::NotChecked);

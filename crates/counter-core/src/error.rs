@@ -35,6 +35,9 @@ pub enum Error {
     /// A typed amount was refused.
     #[error(transparent)]
     Amount(#[from] AmountError),
+    /// An input refused before anything was stored or sent.
+    #[error(transparent)]
+    Input(#[from] crate::input::InputError),
     /// A payment's reference the service would refuse.
     #[error(transparent)]
     Reference(#[from] ReferenceError),
@@ -66,6 +69,20 @@ impl Error {
             Error::Secrets(_) => "key_storage_failed",
             Error::Amount(_) => "invalid_amount",
             Error::Reference(_) => "invalid_reference",
+            Error::Input(input) => {
+                use crate::input::InputError as E;
+                match input {
+                    E::NotACard { .. } => "invalid_card",
+                    E::NotAGiftCard { .. } => "invalid_gift_card",
+                    E::PointsMismatch { .. } | E::PointsOutOfRange { .. } => "invalid_points",
+                    E::Empty { .. }
+                    | E::TooLong { .. }
+                    | E::ControlCharacter { .. }
+                    | E::NotAnEmail { .. }
+                    | E::NotALanguage { .. }
+                    | E::UnknownWallet { .. } => "invalid_text",
+                }
+            }
             Error::OfflinePolicy(_) => "offline_payment_refused",
             Error::GiftCardUnknown => "gift_card_unknown",
             Error::NoSuchItem => "no_such_item",

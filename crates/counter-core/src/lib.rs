@@ -48,6 +48,7 @@ pub mod db;
 mod error;
 pub mod events;
 pub mod ids;
+pub mod input;
 pub mod lock;
 pub mod outbox;
 pub mod payment;

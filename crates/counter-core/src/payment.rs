@@ -98,7 +98,8 @@ pub fn parse_amount(typed: &str, currency: &Currency) -> Result<MinorUnits, Amou
         .then(|| normal.parse::<Decimal>().ok())
         .flatten()
         .ok_or_else(|| AmountError::NotANumber {
-            text: typed.to_owned(),
+            // Enough to recognise it; never a huge paste echoed back.
+            text: typed.chars().take(32).collect(),
         })?;
     if amount.is_sign_negative() && !amount.is_zero() {
         return Err(AmountError::Negative);

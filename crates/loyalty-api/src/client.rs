@@ -49,7 +49,7 @@ pub enum BuildError {
     /// The base URL is not an absolute http or https URL.
     #[error("invalid base URL {url:?}: {reason}")]
     BaseUrl {
-        /// The URL given.
+        /// The URL given (its first 100 characters: a huge paste is not echoed back).
         url: String,
         /// Why it was refused.
         reason: String,
@@ -93,19 +93,20 @@ impl ClientBuilder {
 
     /// Builds the client.
     pub fn build(self) -> Result<Client, BuildError> {
+        let shown = |url: &str| url.chars().take(100).collect::<String>();
         let mut base_url = Url::parse(&self.base_url).map_err(|e| BuildError::BaseUrl {
-            url: self.base_url.clone(),
+            url: shown(&self.base_url),
             reason: e.to_string(),
         })?;
         if !matches!(base_url.scheme(), "http" | "https") || base_url.cannot_be_a_base() {
             return Err(BuildError::BaseUrl {
-                url: self.base_url,
+                url: shown(&self.base_url),
                 reason: "not an http or https URL".into(),
             });
         }
         if base_url.query().is_some() || base_url.fragment().is_some() {
             return Err(BuildError::BaseUrl {
-                url: self.base_url,
+                url: shown(&self.base_url),
                 reason: "a base URL has no query or fragment".into(),
             });
         }

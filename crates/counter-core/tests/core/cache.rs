@@ -170,7 +170,7 @@ async fn a_card_read_fresh_shows_what_happened_elsewhere_and_forgets_a_deleted_c
     // A card no one has: said so, not an error.
     assert_eq!(
         counter
-            .read_card(&CardId::new("card_nobody"))
+            .read_card(&CardId::new("card_n0b0dyHasThisCard"))
             .await
             .unwrap(),
         FreshCard::NoSuchCard

@@ -3,6 +3,7 @@
 //! with the writes intended: nothing lost, nothing doubled.
 
 mod cache;
+mod inputs;
 mod keychain;
 mod lock;
 mod messages;

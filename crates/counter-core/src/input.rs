@@ -1,0 +1,273 @@
+//! What a person (or the UI) hands the core, checked before anything is stored or
+//! sent: a bad input gets a clear error, as data, and changes nothing. The screens put
+//! the error in the cashier's language.
+
+use loyalty_api::{CardId, GiftCardId, ScanAction};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+use crate::scanner::{self, Scanned};
+
+/// Which text a person typed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TextField {
+    /// A customer's or recipient's name.
+    Name,
+    /// An email address.
+    Email,
+    /// A note kept with a decision.
+    Note,
+    /// What was typed in a search.
+    Search,
+    /// An email's language.
+    Locale,
+}
+
+/// Why an input is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[serde(tag = "problem", rename_all = "snake_case")]
+pub enum InputError {
+    /// Not the id of a loyalty card.
+    #[error("{given:?} is not a loyalty card id")]
+    NotACard {
+        /// What was given (cut to 64 characters).
+        given: String,
+    },
+    /// Not the id of a gift card.
+    #[error("{given:?} is not a gift card id")]
+    NotAGiftCard {
+        /// What was given (cut to 64 characters).
+        given: String,
+    },
+    /// Points given to an action that takes none, or none to one that needs them.
+    #[error("{action} takes {}", if *needs_points { "a number of points" } else { "no points" })]
+    PointsMismatch {
+        /// The action.
+        action: String,
+        /// Whether it needs points.
+        needs_points: bool,
+    },
+    /// Points that are zero, not whole, or beyond what a scan may carry.
+    #[error("points must be a whole number from 1 to {max}, or -1 to -{max} to deduct")]
+    PointsOutOfRange {
+        /// The most points one scan may add or deduct.
+        max: i64,
+    },
+    /// A required text left empty.
+    #[error("the {field:?} is empty")]
+    Empty {
+        /// Which text.
+        field: TextField,
+    },
+    /// Longer than the field takes.
+    #[error("the {field:?} has more than {max} characters")]
+    TooLong {
+        /// Which text.
+        field: TextField,
+        /// The most characters.
+        max: usize,
+    },
+    /// A tab, line break or other control character.
+    #[error("the {field:?} holds control characters")]
+    ControlCharacter {
+        /// Which text.
+        field: TextField,
+    },
+    /// Not an email address.
+    #[error("{given:?} is not an email address")]
+    NotAnEmail {
+        /// What was given (cut to 64 characters).
+        given: String,
+    },
+    /// Not a language tag.
+    #[error("{given:?} is not a language tag such as en, fr or pt-BR")]
+    NotALanguage {
+        /// What was given (cut to 64 characters).
+        given: String,
+    },
+    /// A wallet other than Apple's or Google's.
+    #[error("{given:?} is not a wallet (apple or google)")]
+    UnknownWallet {
+        /// What was given (cut to 64 characters).
+        given: String,
+    },
+}
+
+/// The most points one scan may add or deduct: far beyond any real scan, far below
+/// what any number on the way can carry.
+pub const MAX_POINTS: i64 = 1_000_000;
+
+fn shown(text: &str) -> String {
+    text.chars().take(64).collect()
+}
+
+/// A loyalty card's id exactly as the scanner would read it.
+pub fn card(id: &CardId) -> Result<(), InputError> {
+    match scanner::read(id.as_str()) {
+        Scanned::Card { id: read } if read == *id => Ok(()),
+        _ => Err(InputError::NotACard {
+            given: shown(id.as_str()),
+        }),
+    }
+}
+
+/// A gift card's id exactly as the scanner would read it.
+pub fn gift_card(id: &GiftCardId) -> Result<(), InputError> {
+    match scanner::read(id.as_str()) {
+        Scanned::GiftCard { id: read } if read == *id => Ok(()),
+        _ => Err(InputError::NotAGiftCard {
+            given: shown(id.as_str()),
+        }),
+    }
+}
+
+/// Points fit the action: a number for `Points` (whole, not zero, within
+/// [`MAX_POINTS`] either way), none for a visit or a redemption.
+pub fn points(action: &ScanAction, amount: Option<Decimal>) -> Result<(), InputError> {
+    let needs_points = *action == ScanAction::Points;
+    match amount {
+        None if !needs_points => Ok(()),
+        Some(n) if needs_points => {
+            let whole = n.fract().is_zero() && !n.is_zero();
+            if whole && n.abs() <= Decimal::from(MAX_POINTS) {
+                Ok(())
+            } else {
+                Err(InputError::PointsOutOfRange { max: MAX_POINTS })
+            }
+        }
+        _ => Err(InputError::PointsMismatch {
+            action: action.as_str().to_owned(),
+            needs_points,
+        }),
+    }
+}
+
+/// A text a person typed: trimmed; at most `max` characters; no control characters;
+/// empty refused when `required`, else None.
+pub fn text(
+    field: TextField,
+    typed: &str,
+    max: usize,
+    required: bool,
+) -> Result<Option<String>, InputError> {
+    let text = typed.trim();
+    if text.is_empty() {
+        return if required {
+            Err(InputError::Empty { field })
+        } else {
+            Ok(None)
+        };
+    }
+    if text.chars().count() > max {
+        return Err(InputError::TooLong { field, max });
+    }
+    if text.chars().any(char::is_control) {
+        return Err(InputError::ControlCharacter { field });
+    }
+    Ok(Some(text.to_owned()))
+}
+
+/// A language tag such as `en`, `fr` or `pt-BR`: what the service takes for an email's
+/// language.
+pub fn locale(typed: &str) -> Result<String, InputError> {
+    let tag = text(TextField::Locale, typed, 35, true)?.unwrap_or_default();
+    let mut parts = tag.split('-');
+    let language = parts.next().unwrap_or("");
+    let valid = (2..=3).contains(&language.len())
+        && language.chars().all(|c| c.is_ascii_alphabetic())
+        && parts
+            .all(|p| (2..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric()));
+    if valid {
+        Ok(tag)
+    } else {
+        Err(InputError::NotALanguage { given: shown(&tag) })
+    }
+}
+
+/// An email address: one `@` with text on both sides, a dot in the domain, no spaces,
+/// at most 254 characters.
+pub fn email(typed: &str) -> Result<String, InputError> {
+    let email = text(TextField::Email, typed, 254, true)?.unwrap_or_default();
+    let valid = match email.split_once('@') {
+        Some((local, domain)) => {
+            !local.is_empty()
+                && domain.contains('.')
+                && !domain.starts_with('.')
+                && !domain.ends_with('.')
+                && !domain.contains('@')
+                && !email.chars().any(char::is_whitespace)
+        }
+        None => false,
+    };
+    if valid {
+        Ok(email)
+    } else {
+        Err(InputError::NotAnEmail {
+            given: shown(&email),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_real_card_id_is_a_card() {
+        assert!(card(&CardId::new("card_0Ab1Cd2Ef3Gh4Ij5")).is_ok());
+        for bad in [
+            "",
+            "card_",
+            "card_1",
+            " card_0Ab1Cd2Ef3Gh4Ij5",
+            "card_0Ab1Cd2E\n",
+            "gc_0Ab1Cd2Ef3Gh4Ij5",
+        ] {
+            assert!(card(&CardId::new(bad)).is_err(), "{bad:?}");
+        }
+        assert!(gift_card(&GiftCardId::new("gc_0Ab1Cd2Ef3Gh4Ij5")).is_ok());
+        assert!(gift_card(&GiftCardId::new("gc_../../v1/me")).is_err());
+    }
+
+    #[test]
+    fn points_fit_the_action() {
+        let p = |n: i64| Some(Decimal::from(n));
+        assert!(points(&ScanAction::Points, p(40)).is_ok());
+        assert!(points(&ScanAction::Points, p(-15)).is_ok());
+        assert!(points(&ScanAction::Visit, None).is_ok());
+        assert!(points(&ScanAction::Redeem, None).is_ok());
+        assert!(points(&ScanAction::Points, None).is_err());
+        assert!(points(&ScanAction::Visit, p(1)).is_err());
+        assert!(points(&ScanAction::Points, p(0)).is_err());
+        assert!(points(&ScanAction::Points, p(MAX_POINTS + 1)).is_err());
+        assert!(points(&ScanAction::Points, Some(Decimal::new(15, 1))).is_err());
+    }
+
+    #[test]
+    fn texts_are_trimmed_bounded_and_free_of_control_characters() {
+        assert_eq!(
+            text(TextField::Name, " Ana ", 10, true),
+            Ok(Some("Ana".into()))
+        );
+        assert_eq!(text(TextField::Note, "  ", 10, false), Ok(None));
+        assert!(text(TextField::Name, "", 10, true).is_err());
+        assert!(text(TextField::Name, "Ana\u{0}", 10, true).is_err());
+        assert!(text(TextField::Name, &"é".repeat(11), 10, true).is_err());
+        assert_eq!(email(" ana@example.com "), Ok("ana@example.com".into()));
+        assert_eq!(locale("pt-BR"), Ok("pt-BR".into()));
+        for bad in ["", "e", "english", "en_GB", "en-", "\u{202e}en"] {
+            assert!(locale(bad).is_err(), "{bad:?}");
+        }
+        for bad in [
+            "ana",
+            "@example.com",
+            "ana@",
+            "ana@example",
+            "a b@example.com",
+            "ana@@x.com",
+        ] {
+            assert!(email(bad).is_err(), "{bad:?}");
+        }
+    }
+}
