@@ -67,7 +67,9 @@ keychain-test: rust-test
 
 ## e2e: only the end-to-end tests, on the built app under Xvfb (one at a time: fixed ports).
 e2e: app
+	rm -rf target/e2e-home
 	$(HEADLESS) cargo test -p loyalty-counter-e2e -- --test-threads=1
+	scripts/no-key-outside-key-files.sh target/e2e-home
 
 ## e2e-shots: a screenshot of every screen, in target/e2e-shots/.
 e2e-shots: app

@@ -11,7 +11,8 @@
 //! 4. a scanned card read from the cache and then fresh from the service (p50, p99,
 //!    ratio), and a second full sync of the 100,000 (which forgets deleted customers).
 //!
-//! Run: `cargo run --release -p counter-core --example bench`
+//! Run: `cargo run --release -p counter-core --example bench` (`-- enqueue` for the
+//! first figures only).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -254,6 +255,10 @@ async fn main() -> Result<()> {
         );
     }
     enqueues.close().await;
+    if std::env::args().any(|a| a == "enqueue") {
+        // `-- enqueue`: only the figures above.
+        return Ok(());
+    }
 
     // 2. Drain 2,000 queued writes against the writes-per-key limit.
     server
