@@ -192,3 +192,46 @@ async fn redeem_works_when_a_reward_is_ready_and_is_refused_when_none_is() -> an
     })
     .await
 }
+
+#[tokio::test]
+async fn a_slow_service_never_holds_the_cashier_and_the_answer_lands_on_the_card_later()
+-> anyhow::Result<()> {
+    in_demo("counter-slow", |driver, server| async move {
+        let driver = &driver;
+        let (customer, card_id) = server.customer(5).await?;
+        let customer_id = customer["id"].as_str().context("id")?;
+        let before = visits(&server.card(customer_id, &card_id).await?)?;
+        scan(driver, &card_id).await?;
+        shown(driver, By::Id("card-panel"), WAIT).await?;
+
+        // The service takes 6 s to answer this visit (less than the till's time-out).
+        server
+            .control(
+                "/_sandbox/faults",
+                json!({"path": "/v1/scans", "count": 1, "delay_ms": 6000}),
+            )
+            .await?;
+        driver.active_element().await?.send_keys(Key::F1).await?;
+        // Saved and queued long before the service answers...
+        let saved = text_until(driver, By::Id("result"), Duration::from_secs(4), |t| {
+            t.contains("Saved")
+        })
+        .await?;
+        ensure!(
+            visits(&server.card(customer_id, &card_id).await?)? == before,
+            "the service answered already: {saved:?}"
+        );
+        shot(driver, "counter-slow-saved").await?;
+        // ...then its answer arrives on the card.
+        text_until(driver, By::Id("result"), WAIT, |t| t.contains("has recorded")).await?;
+        let shown_visits = text_of(driver, By::Id("visits"), WAIT).await?;
+        ensure!(
+            shown_visits == (before + 1).to_string(),
+            "screen shows {shown_visits} visits, {before} before"
+        );
+        let after = visits(&server.card(customer_id, &card_id).await?)?;
+        ensure!(after == before + 1, "server: {before} then {after} visits");
+        Ok(())
+    })
+    .await
+}
