@@ -13,4 +13,6 @@ export XDG_DATA_HOME=$scratch/data XDG_RUNTIME_DIR=$scratch/run
 mkdir -p "$XDG_DATA_HOME" "$XDG_RUNTIME_DIR"
 chmod 700 "$XDG_RUNTIME_DIR"
 printf 'keychain-test' | gnome-keyring-daemon --unlock --components=secrets >/dev/null
-cargo test -p counter-core --test core keychain -- --ignored "$@"
+# The workspace's feature set (as `make rust-test` builds it), so nothing is rebuilt.
+cargo test --workspace --exclude loyalty-counter-e2e --features loyalty-counter/custom-protocol \
+  --test core -- keychain --ignored "$@"
