@@ -5,6 +5,7 @@
 mod cache;
 mod lock;
 mod messages;
+mod opening;
 mod outbox;
 mod payments;
 mod scans;
