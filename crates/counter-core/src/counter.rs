@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use jiff::Timestamp;
 use loyalty_api::{
@@ -325,8 +326,10 @@ impl Counter {
             return Ok(counter);
         }
         let saved = settings::load(&core.db())?;
-        if let Some(base_url) = saved.base_url {
-            counter.reconnect(&base_url, saved.connection);
+        if let Some(base_url) = saved.base_url
+            && let Some(unknown) = counter.reconnect(&base_url, saved.connection)
+        {
+            counter.learn_connection(unknown).await;
         }
         counter
             .tasks
@@ -336,21 +339,22 @@ impl Counter {
     }
 
     /// Uses the kept key again, if it can be read; what cannot is left to
-    /// [`Counter::troubles`] and the till opens without a key.
-    fn reconnect(&self, base_url: &str, known: Option<KeptConnection>) {
+    /// [`Counter::troubles`] and the till opens without a key. Answers where the key
+    /// sits when the business it was accepted for is not known.
+    fn reconnect(&self, base_url: &str, known: Option<KeptConnection>) -> Option<KeyStorage> {
         let (key, storage) = match self.keys.load() {
             Ok(Some(kept)) => kept,
-            Ok(None) => return,
+            Ok(None) => return None,
             Err(error) => {
                 tracing::warn!(%error, "the kept key cannot be used; opening without it");
-                return;
+                return None;
             }
         };
         let client = match self.build_client(base_url, key) {
             Ok(client) => client,
             Err(error) => {
                 tracing::warn!(%error, "the kept base URL cannot be used; opening without a key");
-                return;
+                return None;
             }
         };
         if let KeyStorage::File { path, warning } = &storage {
@@ -360,8 +364,49 @@ impl Counter {
             });
         }
         self.core.set_client(Some(client));
-        // A till kept by an earlier version knows no business yet: Connect asks again.
-        *self.kept() = known.map(|known| Connection::kept(known, storage));
+        match known {
+            Some(known) => {
+                *self.kept() = Some(Connection::kept(known, storage));
+                None
+            }
+            None => Some(storage),
+        }
+    }
+
+    /// A key kept by an earlier version, which did not remember the business: the
+    /// service is asked once, briefly, so that the upgrade does not ask for the key
+    /// again. Unanswered in time, Connect asks (the key stays in use meanwhile).
+    async fn learn_connection(&self, storage: KeyStorage) {
+        let Some(client) = self.core.client() else {
+            return;
+        };
+        let wait = self.core.config.connect_timeout.min(Duration::from_secs(3));
+        let me = match tokio::time::timeout(wait, client.me()).await {
+            Ok(Ok(me)) => me,
+            Ok(Err(error)) => {
+                self.core.observe_failure(&error);
+                return;
+            }
+            Err(_) => return,
+        };
+        self.core.observe_answer(me.date, me.rate_limit.as_ref());
+        let connection = connection_of(&me.data, storage);
+        if let Err(error) = self.remember(&connection) {
+            tracing::warn!(%error, "the business of the kept key could not be saved");
+        }
+        *self.kept() = Some(connection);
+    }
+
+    /// Keeps what the service said of the key in the settings, for the next start.
+    fn remember(&self, connection: &Connection) -> Result<(), Error> {
+        let db = self.core.db();
+        let mut saved = settings::load(&db)?;
+        saved.connection = Some(KeptConnection {
+            business_name: connection.business_name.clone(),
+            test_mode: connection.test_mode,
+            scopes: connection.scopes.clone(),
+        });
+        Ok(settings::save(&db, &saved)?)
     }
 
     fn kept(&self) -> std::sync::MutexGuard<'_, Option<Connection>> {

@@ -195,3 +195,32 @@ async fn a_till_another_copy_owns_opens_reading_its_queue_and_changes_nothing() 
     env.restart().await;
     drain(&owner).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_kept_by_an_earlier_version_learns_its_business_at_the_first_restart() {
+    let mut env = Env::start().await;
+    env.counter().await.close().await;
+    // An earlier version kept the key and the address, not the business.
+    damage_settings_with(&env, "json_remove(value, '$.connection')");
+
+    let counter = env.open_with(test_config()).await;
+    let learnt = counter.connection().map(|c| c.business_name);
+    assert_eq!(learnt.as_deref(), Some("Café Test"));
+    counter.close().await;
+
+    // Remembered: the next restart knows it even offline.
+    env.stop().await;
+    let counter = env.open_with(test_config()).await;
+    let known = counter.connection().map(|c| c.business_name);
+    assert_eq!(known.as_deref(), Some("Café Test"));
+}
+
+/// Rewrites the settings row of the closed till in `env` with the SQL expression `value`.
+fn damage_settings_with(env: &Env, value: &str) {
+    let db = rusqlite::Connection::open(env.till_dir().join("till.db")).unwrap();
+    db.execute(
+        &format!("UPDATE settings SET value = {value} WHERE name = 'settings'"),
+        [],
+    )
+    .unwrap();
+}
