@@ -48,3 +48,31 @@ impl From<counter_core::Trouble> for TroubleView {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_trouble_crosses_as_its_kind_with_its_data() {
+        let held = TroubleView::from(counter_core::Trouble::HeldElsewhere {
+            path: "/data/till".into(),
+        });
+        assert_eq!(
+            serde_json::to_value(held).unwrap(),
+            serde_json::json!({"kind": "held_elsewhere", "path": "/data/till"})
+        );
+        let settings = TroubleView::from(counter_core::Trouble::SettingsDamaged {
+            settings: vec!["kiosk".into()],
+        });
+        assert_eq!(
+            serde_json::to_value(settings).unwrap(),
+            serde_json::json!({"kind": "settings_damaged", "settings": ["kiosk"]})
+        );
+        assert_eq!(
+            serde_json::to_value(TroubleView::from(counter_core::Trouble::KeychainNotAKey))
+                .unwrap(),
+            serde_json::json!({"kind": "keychain_not_a_key"})
+        );
+    }
+}
