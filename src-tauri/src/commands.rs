@@ -12,6 +12,7 @@ use ts_rs::TS;
 
 use crate::CommandError;
 use crate::till::Till;
+use crate::trouble::TroubleView;
 use crate::views::{
     CardPanel, CustomerRow, EnrolReply, FreshCardView, GiftCardPanel, OfflinePolicyView, PassPanel,
     PaymentReply, QueueItemView, QueueStatus, ScanRead, ScanReply, SyncView,
@@ -117,16 +118,36 @@ pub async fn saved_base_url(till: State<'_, Till>) -> Result<Option<String>, Com
     Ok(session.counter.settings()?.base_url)
 }
 
-/// The key the till is connected with in this run, if any.
+/// The key the till is connected with: connected in this run, or kept from the last
+/// (the business it was last accepted for).
 #[tauri::command]
 pub async fn current_connection(
     till: State<'_, Till>,
 ) -> Result<Option<ConnectionView>, CommandError> {
     let session = till.session().await;
     Ok(session
-        .connection
-        .clone()
+        .counter
+        .connection()
         .map(|connection| ConnectionView::new(connection, session.is_demo())))
+}
+
+/// What is wrong with the till's own files (key, settings, lock); empty when all is well.
+#[tauri::command]
+pub async fn troubles(till: State<'_, Till>) -> Result<Vec<TroubleView>, CommandError> {
+    let troubles = till.troubles().await?;
+    Ok(troubles.into_iter().map(TroubleView::from).collect())
+}
+
+/// Puts each damaged setting back to its default.
+#[tauri::command]
+pub async fn reset_damaged_settings(till: State<'_, Till>) -> Result<(), CommandError> {
+    till.reset_damaged_settings().await.map(drop)
+}
+
+/// Opens the till again once the other copy that owned it has closed.
+#[tauri::command]
+pub async fn reopen(till: State<'_, Till>) -> Result<(), CommandError> {
+    till.reopen().await
 }
 
 /// Online or not, the queue's counts and the clock's skew, for the status bar's first

@@ -11,12 +11,14 @@ mod demo;
 mod error;
 mod logging;
 mod till;
+mod trouble;
 mod views;
 
 use tauri::Manager;
 
 pub use commands::{AppInfo, ConnectionView};
 pub use error::CommandError;
+pub use trouble::TroubleView;
 
 /// Builds and runs the app until its last window closes.
 ///
@@ -56,6 +58,9 @@ pub fn run() {
             commands::disconnect,
             commands::saved_base_url,
             commands::current_connection,
+            commands::troubles,
+            commands::reset_damaged_settings,
+            commands::reopen,
             commands::queue_status,
             commands::read_scan,
             commands::read_card,

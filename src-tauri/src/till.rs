@@ -4,7 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use counter_core::{Config, Connection, Counter, SystemClock, UuidIds};
+use counter_core::settings::Settings;
+use counter_core::{Config, Connection, Counter, SystemClock, Trouble, UuidIds};
 use tauri::{AppHandle, Emitter};
 use tokio::sync::RwLock;
 
@@ -28,8 +29,6 @@ pub struct Session {
     /// The counter: outbox, cache, settings, connection.
     pub counter: Counter,
     demo: Option<DemoServer>,
-    /// What the service said of the key when this session connected.
-    pub connection: Option<Connection>,
 }
 
 impl Session {
@@ -41,7 +40,8 @@ impl Session {
 
 impl Till {
     /// Opens the till whose data lives in `<data_dir>/till`, reconnecting with the kept
-    /// key if there is one.
+    /// key if there is one. A key or settings that cannot be read, or a till another
+    /// copy owns, still open (see [`Till::troubles`]): the window says what is wrong.
     pub async fn open(app: AppHandle, data_dir: PathBuf) -> Result<Self, CommandError> {
         let counter = open_counter(&app, &data_dir.join("till")).await?;
         Ok(Self {
@@ -50,7 +50,6 @@ impl Till {
             session: RwLock::new(Session {
                 counter,
                 demo: None,
-                connection: None,
             }),
         })
     }
@@ -65,9 +64,7 @@ impl Till {
     pub async fn connect(&self, base_url: &str, api_key: &str) -> Result<Connection, CommandError> {
         let mut session = self.session.write().await;
         self.leave_demo(&mut session).await?;
-        let connection = session.counter.connect(base_url, api_key).await?;
-        session.connection = Some(connection.clone());
-        Ok(connection)
+        Ok(session.counter.connect(base_url, api_key).await?)
     }
 
     /// Forgets the key (to connect with another); queued writes stay queued for the next
@@ -77,10 +74,42 @@ impl Till {
         if session.is_demo() {
             self.leave_demo(&mut session).await
         } else {
-            session.counter.disconnect()?;
-            session.connection = None;
-            Ok(())
+            Ok(session.counter.disconnect()?)
         }
+    }
+
+    /// What is wrong with the open till's own files (none in the demo).
+    pub async fn troubles(&self) -> Result<Vec<Trouble>, CommandError> {
+        Ok(self.session.read().await.counter.troubles()?)
+    }
+
+    /// Puts each damaged setting back to its default.
+    pub async fn reset_damaged_settings(&self) -> Result<Settings, CommandError> {
+        Ok(self.session.read().await.counter.reset_damaged_settings()?)
+    }
+
+    /// Opens the real till again, as at start, when another copy owned it: once that
+    /// copy has closed, this window becomes the owner. Nothing to do otherwise.
+    pub async fn reopen(&self) -> Result<(), CommandError> {
+        let mut session = self.session.write().await;
+        let held = session
+            .counter
+            .troubles()?
+            .iter()
+            .any(|t| matches!(t, Trouble::HeldElsewhere { .. }));
+        if held && !session.is_demo() {
+            // The reader holds no lock: the new counter takes it if it is free.
+            let counter = open_counter(&self.app, &self.data_dir.join("till")).await?;
+            self.replace(
+                &mut session,
+                Session {
+                    counter,
+                    demo: None,
+                },
+            )
+            .await;
+        }
+        Ok(())
     }
 
     /// Stops the demo, if it runs, and opens the real till (not connected) in its place.
@@ -90,7 +119,6 @@ impl Till {
             let real = Session {
                 counter,
                 demo: None,
-                connection: None,
             };
             self.replace(session, real).await;
         }
@@ -108,7 +136,6 @@ impl Till {
             let next = Session {
                 counter,
                 demo: Some(server),
-                connection: None,
             };
             self.replace(&mut session, next).await;
         }
@@ -117,9 +144,7 @@ impl Till {
             .as_ref()
             .ok_or_else(|| CommandError::new("demo_failed", "The demo stopped."))?;
         let (url, key) = (demo.sandbox_url(), demo.test_key().to_owned());
-        let connection = session.counter.connect(&url, &key).await?;
-        session.connection = Some(connection.clone());
-        Ok(connection)
+        Ok(session.counter.connect(&url, &key).await?)
     }
 
     async fn replace(&self, session: &mut Session, next: Session) {

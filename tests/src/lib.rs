@@ -49,6 +49,22 @@ impl App {
 
     /// Starts the app with command-line arguments (such as `--demo`).
     pub async fn launch_with(name: &str, args: &[&str]) -> Result<Self> {
+        Self::fresh_home(name)?;
+        Self::relaunch(name, args).await
+    }
+
+    /// An empty home folder for the test `name` (what [`App::launch`] starts in), to
+    /// prepare before [`App::relaunch`]; answers its path.
+    pub fn fresh_home(name: &str) -> Result<PathBuf> {
+        let home = home_of(name);
+        let _ = std::fs::remove_dir_all(&home);
+        std::fs::create_dir_all(&home)?;
+        Ok(home)
+    }
+
+    /// Starts the app again in the home folder of the test `name` as an earlier launch
+    /// left it (end that one with [`App::finish`] first): a restart of the till.
+    pub async fn relaunch(name: &str, args: &[&str]) -> Result<Self> {
         let application = std::env::var_os("LOYALTY_COUNTER_APP")
             .map(PathBuf::from)
             .unwrap_or_else(|| workspace_root().join("target/debug/loyalty-counter"));
@@ -59,8 +75,7 @@ impl App {
             )
         })?;
 
-        let home = workspace_root().join("target/e2e-home").join(name);
-        let _ = std::fs::remove_dir_all(&home);
+        let home = home_of(name);
         std::fs::create_dir_all(&home)?;
 
         let mut driver_command = Command::new("tauri-driver");
@@ -135,7 +150,7 @@ impl App {
 
     /// The app's data folder (`$XDG_DATA_HOME/<identifier>`).
     pub fn data_dir(&self) -> PathBuf {
-        self.home.join("data/app.loyaltycounter.desktop")
+        data_dir_in(&self.home)
     }
 
     /// Runs `steps` on the app; saves artifacts if they fail; ends the session.
@@ -175,6 +190,16 @@ impl App {
         end_process_group(&mut self.driver_process);
         outcome
     }
+}
+
+/// The home folder of the test `name`.
+fn home_of(name: &str) -> PathBuf {
+    workspace_root().join("target/e2e-home").join(name)
+}
+
+/// The app's data folder in the home folder `home`.
+pub fn data_dir_in(home: &Path) -> PathBuf {
+    home.join("data/app.loyaltycounter.desktop")
 }
 
 /// Saves a screenshot of the current screen as `<E2E_SHOTS_DIR>/<screen>.png`, when

@@ -223,7 +223,10 @@ async fn a_slow_service_never_holds_the_cashier_and_the_answer_lands_on_the_card
         );
         shot(driver, "counter-slow-saved").await?;
         // ...then its answer arrives on the card.
-        text_until(driver, By::Id("result"), WAIT, |t| t.contains("has recorded")).await?;
+        text_until(driver, By::Id("result"), WAIT, |t| {
+            t.contains("has recorded")
+        })
+        .await?;
         let shown_visits = text_of(driver, By::Id("visits"), WAIT).await?;
         ensure!(
             shown_visits == (before + 1).to_string(),

@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use jiff::Timestamp;
 use loyalty_api::{
@@ -22,7 +23,7 @@ use crate::error::Error;
 use crate::events::{Connectivity, Event};
 use crate::ids::IdSource;
 use crate::input::{self, TextField};
-use crate::lock::OwnerLock;
+use crate::lock::{LockError, OwnerLock};
 use crate::outbox::send::{self, Mode, Report};
 use crate::outbox::store::RepeatConfirmation;
 use crate::outbox::{
@@ -30,8 +31,9 @@ use crate::outbox::{
 };
 use crate::payment::{self, AmountError};
 use crate::secrets::{KeyFingerprint, KeyStorage, KeyStore};
-use crate::settings::{self, Settings};
+use crate::settings::{self, KeptConnection, Settings};
 use crate::sync::{self, SyncReport};
+use crate::trouble::Trouble;
 use crate::views::{
     Answer, BroadcastPreviewView, CustomerView, GiftCardView, LedgerEntryView, PassView,
     PaymentView, ScanResultView,
@@ -255,8 +257,12 @@ pub struct Counter {
     tasks: Vec<JoinHandle<()>>,
     /// Cashiers' attempts that outlived their wait: stopped with the counter.
     attempts: Mutex<Vec<AbortHandle>>,
-    // Dropped last: the lock outlives the tasks' abort.
-    _lock: OwnerLock,
+    /// The key in use, as the service last described it.
+    kept: std::sync::Mutex<Option<Connection>>,
+    // Dropped last: the lock outlives the tasks' abort. None while another copy owns
+    // the data and this one only reads it.
+    lock: Option<OwnerLock>,
+    data_dir: PathBuf,
 }
 
 impl Drop for Counter {
@@ -313,7 +319,12 @@ async fn send_claimed(
 impl Counter {
     /// Opens the till whose data lives in `data_dir` (created if missing): takes the
     /// single-owner lock, opens and migrates the database, starts the sender and the
-    /// connectivity check, and reconnects with the kept key if there is one.
+    /// connectivity check, and reconnects with the kept key if there is one; the
+    /// business the key was last accepted for is at once [`Counter::connection`].
+    ///
+    /// A key that cannot be read, damaged settings, or data another copy owns do not
+    /// fail the open: the till opens without the key, with defaults, or only reading
+    /// its queue, and [`Counter::troubles`] says what is wrong.
     ///
     /// Must be called inside a tokio runtime.
     pub async fn open(
@@ -322,12 +333,28 @@ impl Counter {
         clock: Arc<dyn Clock>,
         ids: Arc<dyn IdSource>,
     ) -> Result<Counter, Error> {
-        std::fs::create_dir_all(data_dir).map_err(|source| crate::lock::LockError::Io {
+        std::fs::create_dir_all(data_dir).map_err(|source| LockError::Io {
             path: data_dir.to_owned(),
             source,
         })?;
-        let lock = OwnerLock::acquire(&data_dir.join("till.lock"))?;
-        let db = crate::db::open(&data_dir.join("till.db"))?;
+        let database = data_dir.join("till.db");
+        let (lock, db) = match OwnerLock::acquire(&data_dir.join("till.lock")) {
+            Ok(lock) => (Some(lock), crate::db::open(&database)?),
+            Err(LockError::AlreadyOwned(_)) => {
+                tracing::warn!(dir = %data_dir.display(), "another copy owns the till; reading only");
+                // The owner creates the file just after taking the lock: until then there
+                // is nothing queued to show.
+                let db = if database.exists() {
+                    crate::db::open_read_only(&database)?
+                } else {
+                    let mut empty = rusqlite::Connection::open_in_memory()?;
+                    crate::db::migrate(&mut empty)?;
+                    empty
+                };
+                (None, db)
+            }
+            Err(error) => return Err(error.into()),
+        };
         let keys = KeyStore::new(config.secrets.clone(), data_dir);
         let core = Arc::new(Core::new(db, clock, ids, config));
         let mut counter = Counter {
@@ -335,25 +362,111 @@ impl Counter {
             keys,
             tasks: Vec::new(),
             attempts: Mutex::new(Vec::new()),
-            _lock: lock,
+            kept: std::sync::Mutex::new(None),
+            lock,
+            data_dir: data_dir.to_owned(),
         };
+        // The owner sends and checks; a reader must not become a second sender.
+        if counter.lock.is_none() {
+            return Ok(counter);
+        }
         let saved = settings::load(&core.db())?;
         if let Some(base_url) = saved.base_url
-            && let Some((key, storage)) = counter.keys.load()?
+            && let Some(unknown) = counter.reconnect(&base_url, saved.connection)
         {
-            if let KeyStorage::File { path, warning } = storage {
-                core.events.publish(Event::KeyStorageWarning {
-                    path,
-                    message: warning,
-                });
-            }
-            counter.use_key(counter.build_client(&base_url, key.clone())?, &key)?;
+            counter.learn_connection(unknown).await;
         }
         counter
             .tasks
             .push(tokio::spawn(send::run_worker(core.clone())));
         counter.tasks.push(tokio::spawn(run_prober(core)));
         Ok(counter)
+    }
+
+    /// Uses the kept key again, if it can be read; what cannot is left to
+    /// [`Counter::troubles`] and the till opens without a key. Answers where the key
+    /// sits when the business it was accepted for is not known.
+    fn reconnect(&self, base_url: &str, known: Option<KeptConnection>) -> Option<KeyStorage> {
+        let (key, storage) = match self.keys.load() {
+            Ok(Some(kept)) => kept,
+            Ok(None) => return None,
+            Err(error) => {
+                tracing::warn!(%error, "the kept key cannot be used; opening without it");
+                return None;
+            }
+        };
+        let client = match self.build_client(base_url, key.clone()) {
+            Ok(client) => client,
+            Err(error) => {
+                tracing::warn!(%error, "the kept base URL cannot be used; opening without a key");
+                return None;
+            }
+        };
+        if let KeyStorage::File { path, warning } = &storage {
+            self.core.events.publish(Event::KeyStorageWarning {
+                path: path.clone(),
+                message: warning.clone(),
+            });
+        }
+        if let Err(error) = self.use_key(client, &key) {
+            tracing::warn!(%error, "the kept key could not be put to use");
+            return None;
+        }
+        match known {
+            Some(known) => {
+                *self.kept() = Some(Connection::kept(known, storage));
+                None
+            }
+            None => Some(storage),
+        }
+    }
+
+    /// A key kept by an earlier version, which did not remember the business: the
+    /// service is asked once, briefly, so that the upgrade does not ask for the key
+    /// again. Unanswered in time, Connect asks (the key stays in use meanwhile).
+    async fn learn_connection(&self, storage: KeyStorage) {
+        let Some(client) = self.core.client() else {
+            return;
+        };
+        let wait = self.core.config.connect_timeout.min(Duration::from_secs(3));
+        let me = match tokio::time::timeout(wait, client.me()).await {
+            Ok(Ok(me)) => me,
+            Ok(Err(error)) => {
+                self.core.observe_failure(&error);
+                return;
+            }
+            Err(_) => return,
+        };
+        self.core.observe_answer(me.date, me.rate_limit.as_ref());
+        let connection = connection_of(&me.data, storage);
+        if let Err(error) = self.remember(&connection) {
+            tracing::warn!(%error, "the business of the kept key could not be saved");
+        }
+        *self.kept() = Some(connection);
+    }
+
+    /// Keeps what the service said of the key in the settings, for the next start.
+    fn remember(&self, connection: &Connection) -> Result<(), Error> {
+        let db = self.core.db();
+        let mut saved = settings::load(&db)?;
+        saved.connection = Some(KeptConnection {
+            business_name: connection.business_name.clone(),
+            test_mode: connection.test_mode,
+            scopes: connection.scopes.clone(),
+        });
+        Ok(settings::save(&db, &saved)?)
+    }
+
+    fn kept(&self) -> std::sync::MutexGuard<'_, Option<Connection>> {
+        self.kept.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Refuses what only the till's owner may do, while another copy owns it.
+    fn owner(&self) -> Result<(), Error> {
+        match self.lock {
+            Some(_) => Ok(()),
+            None => Err(LockError::AlreadyOwned(self.data_dir.clone()).into()),
+        }
     }
 
     /// Stops the sender and the check, and waits until they have stopped. Dropping
@@ -397,6 +510,7 @@ impl Counter {
     /// Checks `key` with GET /v1/me against `base_url`; only a key the service
     /// accepts is kept (keychain, else owner-only file) and used.
     pub async fn connect(&self, base_url: &str, key: &str) -> Result<Connection, Error> {
+        self.owner()?;
         let key = ApiKey::new(key)?;
         let client = self.build_client(base_url, key.clone())?;
         let me = client.me().await.inspect_err(|e| {
@@ -415,20 +529,71 @@ impl Counter {
                 message: warning.clone(),
             });
         }
+        let connection = connection_of(&me.data, storage);
         let mut saved = settings::load(&self.core.db())?;
         saved.base_url = Some(client.base_url().as_str().to_owned());
+        saved.connection = Some(KeptConnection {
+            business_name: connection.business_name.clone(),
+            test_mode: connection.test_mode,
+            scopes: connection.scopes.clone(),
+        });
         settings::save(&self.core.db(), &saved)?;
         // The new client first: the answer then wakes the sender, which must use it.
         self.use_key(client, &key)?;
+        *self.kept() = Some(connection.clone());
         self.core.observe_answer(me.date, me.rate_limit.as_ref());
-        Ok(connection_of(&me.data, storage))
+        Ok(connection)
     }
 
-    /// Forgets the key (keychain and file); queued writes stay queued.
+    /// Forgets the key (keychain and file) and the business it was for; queued writes
+    /// stay queued.
     pub fn disconnect(&self) -> Result<(), Error> {
+        self.owner()?;
         self.keys.delete()?;
         self.core.set_sender(None);
+        *self.kept() = None;
+        let mut saved = settings::load(&self.core.db())?;
+        saved.connection = None;
+        settings::save(&self.core.db(), &saved)?;
         Ok(())
+    }
+
+    /// The key this till uses, as the service last described it: after a restart, the
+    /// business the kept key was accepted for, before the service is asked again. None
+    /// when no key is kept (or it cannot be read: see [`Counter::troubles`]).
+    pub fn connection(&self) -> Option<Connection> {
+        self.kept().clone()
+    }
+
+    /// What is wrong with the till's own files, now: a key that cannot be read,
+    /// damaged settings, or data another copy owns. Empty when all is well.
+    pub fn troubles(&self) -> Result<Vec<Trouble>, Error> {
+        if self.lock.is_none() {
+            // The rest belongs to the copy that owns the till.
+            return Ok(vec![Trouble::HeldElsewhere {
+                path: self.data_dir.clone(),
+            }]);
+        }
+        let mut troubles = Vec::new();
+        let loaded = settings::read(&self.core.db())?;
+        if !loaded.damaged.is_empty() {
+            troubles.push(Trouble::SettingsDamaged {
+                settings: loaded.damaged,
+            });
+        }
+        if let Err(error) = self.keys.load() {
+            troubles.push(Trouble::of_key(&error));
+        }
+        Ok(troubles)
+    }
+
+    /// Saves the settings as they can be read, each damaged one at its default: the
+    /// remedy for [`Trouble::SettingsDamaged`].
+    pub fn reset_damaged_settings(&self) -> Result<Settings, Error> {
+        self.owner()?;
+        let loaded = settings::read(&self.core.db())?;
+        settings::save(&self.core.db(), &loaded.settings)?;
+        Ok(loaded.settings)
     }
 
     /// Whether the service answers, as last seen.
@@ -1116,7 +1281,18 @@ impl Counter {
 
     /// Where the till's data lives is given at open; this is the lock file, for messages.
     pub fn lock_path(&self) -> PathBuf {
-        self._lock.path().to_owned()
+        self.data_dir.join("till.lock")
+    }
+}
+
+impl Connection {
+    fn kept(known: KeptConnection, key_storage: KeyStorage) -> Self {
+        Self {
+            business_name: known.business_name,
+            test_mode: known.test_mode,
+            scopes: known.scopes,
+            key_storage,
+        }
     }
 }
 

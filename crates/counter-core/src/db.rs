@@ -163,6 +163,14 @@ pub enum OpenError {
         /// The newest version this build knows.
         known: u32,
     },
+    /// Opened for reading only, the file is at another version than this build's.
+    #[error("the till's database has schema version {found}, not this app's {known}")]
+    OtherVersion {
+        /// The version in the file.
+        found: u32,
+        /// The version this build knows.
+        known: u32,
+    },
 }
 
 /// Opens (creating and migrating) the database at `path`.
@@ -177,6 +185,26 @@ pub fn open(path: &Path) -> Result<Connection, OpenError> {
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     migrate(&mut conn)?;
+    Ok(conn)
+}
+
+/// Opens the database at `path` for reading only, as a window does while another copy
+/// of the app owns the till: no migration, no write. A file at another version than
+/// this build's is refused (its columns may differ).
+pub fn open_read_only(path: &Path) -> Result<Connection, OpenError> {
+    use rusqlite::OpenFlags;
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    let found: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    if found != SCHEMA_VERSION {
+        return Err(OpenError::OtherVersion {
+            found,
+            known: SCHEMA_VERSION,
+        });
+    }
     Ok(conn)
 }
 
@@ -307,6 +335,24 @@ mod tests {
         let path = dir.path().join("till.db");
         drop(open(&path).unwrap());
         assert!(open(&path).is_ok());
+    }
+
+    #[test]
+    fn a_file_opened_for_reading_reads_and_refuses_writes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("till.db");
+        let owner = open(&path).unwrap();
+        let reader = open_read_only(&path).unwrap();
+        let count: i64 = reader
+            .query_row("SELECT count(*) FROM outbox", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(count, 0);
+        assert!(
+            reader
+                .execute("INSERT INTO settings (name, value) VALUES ('x', 'y')", [])
+                .is_err()
+        );
+        drop(owner);
     }
 
     #[test]

@@ -11,7 +11,10 @@
 //! - **The local cache** of customers and cards, synced from the service, with
 //!   search as you type ([`Counter::search`]).
 //! - **Keys and settings**: the API key in the keychain ([`secrets`]), the rest in
-//!   SQLite ([`settings`]).
+//!   SQLite ([`settings`]), with what the service said of the key, so a restart opens
+//!   the same business at once ([`Counter::connection`]). A key or settings that
+//!   cannot be read, or data another copy owns, open the till anyway and are told
+//!   ([`Counter::troubles`]).
 //!
 //! Time and ids are injected ([`Clock`], [`IdSource`]); nothing deep inside reads the
 //! system clock or makes a UUID. The Tauri shell holds one [`Counter`] and forwards
@@ -56,6 +59,7 @@ pub mod scanner;
 pub mod secrets;
 pub mod settings;
 mod sync;
+pub mod trouble;
 pub mod views;
 
 pub use clock::{Clock, ManualClock, SystemClock};
@@ -71,3 +75,4 @@ pub use outbox::{
     DecisionReason, ItemId, ItemState, OutboxItem, QueueCounts, Refusal, Resolution, Write,
 };
 pub use sync::SyncReport;
+pub use trouble::Trouble;

@@ -88,9 +88,16 @@ pub enum SecretsError {
         /// The cause.
         source: std::io::Error,
     },
-    /// The stored text is not a usable key.
-    #[error("the stored API key is not valid: {0}")]
-    Invalid(#[from] loyalty_api::InvalidApiKey),
+    /// The fallback file holds something that is not a key (garbage, another
+    /// program's text): the till will not send it to the service.
+    #[error("the API key file {path} does not hold a valid key")]
+    NotAKeyInFile {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The keychain's entry for this till holds something that is not a key.
+    #[error("the keychain entry for this till does not hold a valid key")]
+    NotAKeyInKeychain,
 }
 
 /// The key store of one till's data directory.
@@ -147,14 +154,25 @@ impl KeyStore {
     pub fn load(&self) -> Result<Option<(ApiKey, KeyStorage)>, SecretsError> {
         if let Some(entry) = self.entry() {
             match entry.get_password() {
-                Ok(secret) => return Ok(Some((ApiKey::new(secret)?, KeyStorage::Keychain))),
+                Ok(secret) => {
+                    let key = ApiKey::new(secret).map_err(|_| SecretsError::NotAKeyInKeychain)?;
+                    return Ok(Some((key, KeyStorage::Keychain)));
+                }
                 Err(keyring::Error::NoEntry) => {}
+                // Bytes that are not even text: an entry, but not one of ours.
+                Err(keyring::Error::BadEncoding(_)) => return Err(SecretsError::NotAKeyInKeychain),
                 Err(err) => tracing::warn!(%err, "the keychain did not answer; trying the file"),
             }
         }
-        match std::fs::read_to_string(&self.file) {
-            Ok(secret) => Ok(Some((
-                ApiKey::new(secret)?,
+        let not_a_key = || SecretsError::NotAKeyInFile {
+            path: self.file.clone(),
+        };
+        match std::fs::read(&self.file) {
+            Ok(bytes) => Ok(Some((
+                String::from_utf8(bytes)
+                    .ok()
+                    .and_then(|secret| ApiKey::new(secret).ok())
+                    .ok_or_else(not_a_key)?,
                 KeyStorage::File {
                     path: self.file.clone(),
                     warning: format!(
@@ -244,5 +262,122 @@ mod tests {
         assert_eq!(key.expose_secret(), SECRET);
         store.delete().unwrap();
         assert!(store.load().unwrap().is_none());
+    }
+
+    #[test]
+    fn a_key_file_holding_garbage_or_unreadable_is_a_clear_error_not_a_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = KeyStore::new(SecretsConfig::FileOnly, dir.path());
+        std::fs::write(dir.path().join("api-key"), b"\xff\xfe not a key").unwrap();
+        assert!(matches!(
+            store.load(),
+            Err(SecretsError::NotAKeyInFile { .. })
+        ));
+        std::fs::write(dir.path().join("api-key"), "  two words\n").unwrap();
+        assert!(matches!(
+            store.load(),
+            Err(SecretsError::NotAKeyInFile { .. })
+        ));
+        // A directory where the file should be cannot be read as one.
+        std::fs::remove_file(dir.path().join("api-key")).unwrap();
+        std::fs::create_dir(dir.path().join("api-key")).unwrap();
+        assert!(matches!(store.load(), Err(SecretsError::File { .. })));
+    }
+
+    #[test]
+    fn a_keychain_entry_that_is_not_a_key_is_a_clear_error_and_a_new_key_replaces_it() {
+        keychain::install();
+        let dir = tempfile::tempdir().unwrap();
+        let config = SecretsConfig::Keychain {
+            service: "loyalty-counter-test-strange".into(),
+        };
+        let store = KeyStore::new(config, dir.path());
+        let entry = store.entry().unwrap();
+        entry.set_password("a note someone left").unwrap();
+        assert!(matches!(store.load(), Err(SecretsError::NotAKeyInKeychain)));
+        entry.set_secret(&[0xff, 0x00, 0xfe]).unwrap();
+        assert!(matches!(store.load(), Err(SecretsError::NotAKeyInKeychain)));
+
+        assert_eq!(
+            store.save(&ApiKey::new(SECRET).unwrap()).unwrap(),
+            KeyStorage::Keychain
+        );
+        let (key, storage) = store.load().unwrap().unwrap();
+        assert_eq!(
+            (key.expose_secret(), storage),
+            (SECRET, KeyStorage::Keychain)
+        );
+    }
+
+    /// A keychain in memory whose entries outlive the `Entry` values (keyring's own mock
+    /// forgets a secret with its entry), shared by every test of this binary.
+    mod keychain {
+        use std::collections::HashMap;
+        use std::sync::{Arc, Mutex, Once};
+
+        use keyring::credential::{Credential, CredentialApi, CredentialBuilderApi};
+
+        type Secrets = Arc<Mutex<HashMap<(String, String), Vec<u8>>>>;
+
+        pub fn install() {
+            static ONCE: Once = Once::new();
+            ONCE.call_once(|| {
+                keyring::set_default_credential_builder(Box::new(Builder(Secrets::default())));
+            });
+        }
+
+        struct Builder(Secrets);
+
+        impl CredentialBuilderApi for Builder {
+            fn build(
+                &self,
+                _target: Option<&str>,
+                service: &str,
+                user: &str,
+            ) -> keyring::Result<Box<Credential>> {
+                Ok(Box::new(Entry {
+                    secrets: self.0.clone(),
+                    name: (service.to_owned(), user.to_owned()),
+                }))
+            }
+
+            fn as_any(&self) -> &dyn std::any::Any {
+                self
+            }
+        }
+
+        #[derive(Debug)]
+        struct Entry {
+            secrets: Secrets,
+            name: (String, String),
+        }
+
+        impl CredentialApi for Entry {
+            fn set_secret(&self, secret: &[u8]) -> keyring::Result<()> {
+                let mut secrets = self.secrets.lock().unwrap();
+                secrets.insert(self.name.clone(), secret.to_vec());
+                Ok(())
+            }
+
+            fn get_secret(&self) -> keyring::Result<Vec<u8>> {
+                let secrets = self.secrets.lock().unwrap();
+                secrets
+                    .get(&self.name)
+                    .cloned()
+                    .ok_or(keyring::Error::NoEntry)
+            }
+
+            fn delete_credential(&self) -> keyring::Result<()> {
+                let mut secrets = self.secrets.lock().unwrap();
+                secrets
+                    .remove(&self.name)
+                    .map(drop)
+                    .ok_or(keyring::Error::NoEntry)
+            }
+
+            fn as_any(&self) -> &dyn std::any::Any {
+                self
+            }
+        }
     }
 }

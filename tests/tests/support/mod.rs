@@ -219,6 +219,41 @@ pub fn stamps(card: &Value) -> Result<i64> {
     Ok(n("visits")? + 10 * (n("rewards_available")? + n("rewards_redeemed")?))
 }
 
+/// Types a key and an address on the Connect screen and submits.
+pub async fn connect_with(driver: &WebDriver, key: &str, base_url: &str) -> Result<()> {
+    for (id, text) in [("api-key", key), ("base-url", base_url)] {
+        let field = driver.find(By::Id(id)).await?;
+        field.clear().await?;
+        field.send_keys(text).await?;
+    }
+    driver
+        .find(By::Css("form button[type=submit]"))
+        .await?
+        .click()
+        .await?;
+    Ok(())
+}
+
+/// Waits until the app that used the home folder `home` has ended (its till's lock is
+/// free), so that the next launch is a restart, not a second copy.
+pub async fn wait_until_closed(home: &std::path::Path) -> Result<()> {
+    let lock = loyalty_counter_e2e::data_dir_in(home).join("till/till.lock");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let free = match std::fs::OpenOptions::new().write(true).open(&lock) {
+            Ok(file) => file.try_lock().is_ok(),
+            Err(_) => true,
+        };
+        if free {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            bail!("the app still holds {} after 20 s", lock.display());
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 /// Opens a screen from the navigation: counter, gift, customers or queue.
 pub async fn go(driver: &WebDriver, screen: &str) -> Result<()> {
     driver

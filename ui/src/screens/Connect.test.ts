@@ -25,4 +25,17 @@ describe('Connect', () => {
     expect(field.getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByRole('status').textContent).toContain('https://');
   });
+
+  it('says why it appears when the kept key is refused or cannot be used, and only then', () => {
+    const { unmount } = render(Connect, { notice: 'connect_key_refused' });
+    expect(document.getElementById('connect-notice')?.textContent).toContain('refuses the key kept on this till');
+    unmount();
+    render(Connect, { lang: 'fr', notice: 'connect_key_unusable' });
+    expect(document.getElementById('connect-notice')?.textContent).toContain('ne peut pas servir');
+  });
+
+  it('says nothing more when no key is kept', () => {
+    render(Connect);
+    expect(document.getElementById('connect-notice')).toBeNull();
+  });
 });

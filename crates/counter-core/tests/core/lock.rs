@@ -6,20 +6,24 @@ use jiff::SignedDuration;
 use crate::{Env, test_config, wait_for_event};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_second_counter_on_the_same_data_gets_a_clear_error_not_a_second_sender() {
+async fn a_second_counter_on_the_same_data_only_reads_it_and_is_refused_what_owners_do() {
     let env = Env::start().await;
     let first = env.counter().await;
-    let second = counter_core::Counter::open(
-        &env.till_dir(),
-        test_config(),
-        std::sync::Arc::new(env.clock.clone()),
-        std::sync::Arc::new(counter_core::UuidIds),
-    )
-    .await;
-    let err = second.expect_err("the data is owned");
+    let second = env.open_with(test_config()).await;
+    assert_eq!(
+        second.troubles().unwrap(),
+        [counter_core::Trouble::HeldElsewhere {
+            path: env.till_dir()
+        }]
+    );
+    let err = second
+        .connect(&env.sandbox_url(), &env.key)
+        .await
+        .expect_err("the data is owned");
     assert!(matches!(err, Error::Lock(_)), "{err:?}");
     assert_eq!(err.code(), "already_open");
     assert!(err.to_string().contains("already open"));
+    drop(second);
     first.close().await;
     let again = env.open_with(test_config()).await;
     assert_eq!(

@@ -7,6 +7,7 @@ mod inputs;
 mod keychain;
 mod lock;
 mod messages;
+mod opening;
 mod outbox;
 mod payments;
 mod promises;

@@ -23,6 +23,7 @@ import type { ResolutionView } from './bindings/ResolutionView';
 import type { ScanRead } from './bindings/ScanRead';
 import type { ScanReply } from './bindings/ScanReply';
 import type { SyncView } from './bindings/SyncView';
+import type { TroubleView } from './bindings/TroubleView';
 import type { WriteView } from './bindings/WriteView';
 
 export type {
@@ -47,6 +48,7 @@ export type {
   ScanRead,
   ScanReply,
   SyncView,
+  TroubleView,
   WriteView,
 };
 
@@ -68,9 +70,24 @@ export function tryDemo(): Promise<ConnectionView> {
   return call<ConnectionView>('try_demo');
 }
 
-/** The key the till is connected with in this run, if any. */
+/** The key the till is connected with, in this run or kept from the last, if any. */
 export function currentConnection(): Promise<ConnectionView | null> {
   return call<ConnectionView | null>('current_connection');
+}
+
+/** What is wrong with the till's own files (key, settings, lock); empty when all is well. */
+export function troubles(): Promise<TroubleView[]> {
+  return call<TroubleView[]>('troubles');
+}
+
+/** Puts each damaged setting back to its default. */
+export function resetDamagedSettings(): Promise<void> {
+  return call<void>('reset_damaged_settings');
+}
+
+/** Opens the till again, once the other copy that owned it has closed. */
+export function reopen(): Promise<void> {
+  return call<void>('reopen');
 }
 
 /** Online or not and the queue's counts, for the status bar's first paint. */
