@@ -16,7 +16,8 @@
 //!   [`crate::money`]), `locale` (optional, `en` by default; a language tag such as `fr` or
 //!   `pt-BR`), `recipient` (`name` and `email`, both required).
 //! - **POST /v1/gift_cards/{id}/payments**: `amount_minor` (a whole number > 0),
-//!   `currency` (three letters), `reference` (optional, at most 200),
+//!   `currency` (three letters), `reference` (optional, at most 200 characters, no
+//!   control characters),
 //!   `location_id` (optional, extension).
 
 use axum::extract::State;
@@ -241,6 +242,15 @@ pub async fn pay_gift_card(
         }
         let currency = currency_code(&mut f, "currency");
         let reference = f.string("reference", false, 200);
+        if reference.as_deref().is_some_and(|r| r.chars().any(char::is_control)) {
+            // A ticket number is one line of text: a tab or line break is a scanner's
+            // stray key, never part of it.
+            f.refuse(
+                "reference",
+                "invalid_value",
+                "A reference cannot hold control characters.",
+            );
+        }
         let location_id = f.string("location_id", false, 64);
         f.finish()?;
         let payment = Payment {

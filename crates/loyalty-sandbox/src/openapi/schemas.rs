@@ -549,7 +549,8 @@ pub(crate) struct NewPayment {
     /// The card's currency.
     #[schema(pattern = "^[A-Za-z]{3}$")]
     currency: String,
-    #[schema(max_length = 200)]
+    /// The business's own ticket number: one line, no control characters.
+    #[schema(max_length = 200, pattern = "^[^\\x00-\\x1F\\x7F-\\x9F]*$")]
     reference: Option<String>,
     /// Extension: a location of the place.
     location_id: Option<String>,

@@ -185,6 +185,17 @@ async fn a_payment_follows_every_row_of_the_gift_card_state_table() {
     assert_eq!(p["reference"], "T-1");
     assert_eq!(p["gift_card"]["status"], "active");
     assert!(p["gift_card"].get("transactions").is_none());
+    // A reference longer than 200 characters or with a control character: refused,
+    // nothing taken (the limits the till checks before it stores a payment).
+    for reference in ["x".repeat(201), "T-\n2".to_owned(), "T\u{7}2".to_owned()] {
+        shop.live
+            .post(
+                &format!("/v1/gift_cards/{id}/payments"),
+                json!({"amount_minor": 100, "currency": "EUR", "reference": reference}),
+            )
+            .await
+            .assert_problem(422, "validation_failed");
+    }
     // more than the balance: nothing taken, balance member.
     let over = pay(1251).await;
     over.assert_problem(409, "insufficient_balance");
