@@ -12,14 +12,14 @@ UI_SOURCES := $(shell find ui/src ui/public -type f 2>/dev/null) ui/index.html u
 # The end-to-end tests need a display and a D-Bus session; Xvfb provides the display.
 HEADLESS := xvfb-run -a -s '-screen 0 1280x800x24' dbus-run-session --
 
-.PHONY: demo test setup setup-test ui app lint rust-test ui-test bindings-fresh api-fuzz fuzz e2e e2e-shots bench
+.PHONY: demo test setup setup-test ui app lint rust-test ui-test bindings-fresh api-fuzz fuzz e2e e2e-shots bench soak soak-short
 
 ## demo: install what is missing, build, and open the app on the built-in demo business.
 demo: setup app
 	$(APP) --demo
 
 ## test: install what is missing, then every check and test, end-to-end included.
-test: setup-test lint rust-test ui-test bindings-fresh api-fuzz e2e
+test: setup-test lint rust-test soak-short ui-test bindings-fresh api-fuzz e2e
 
 setup:
 	@scripts/setup.sh build
@@ -45,6 +45,19 @@ rust-test: $(UI_DIST)
 
 ui-test:
 	npm --prefix ui test --silent
+
+# The outbox soak (crates/outbox-soak): writes through counter-core against the server
+# under every kind of fault, the till SIGKILLed and restarted, then a reconciliation
+# from the server's records and a search of the run's files for the API keys. It stops
+# by itself; its last line is `writes=N faults=N kills=N lost=N doubled=N`.
+# `soak-short` (a few hundred writes, every fault once, a few kills, ~20 s) is part of
+# `make test`; `soak` is the full run (5,000 writes, 60 kills). Data: target/outbox-soak/.
+soak-short:
+	cargo run -p outbox-soak -- short
+
+## soak: the full outbox soak (not part of `make test`).
+soak: setup
+	cargo run -p outbox-soak -- full
 
 # The TypeScript types of the IPC are generated from Rust by the Rust tests (ts-rs);
 # committed copies that differ mean someone changed one side only.
