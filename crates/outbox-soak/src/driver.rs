@@ -23,7 +23,7 @@ use tokio::time::Instant;
 
 use crate::reconcile::{self, ServerRecords};
 use crate::till::{self, OffsetClock};
-use crate::workload::{self, Card, GIFT_CARD_EUROS, POINTS_GOAL, Workload};
+use crate::workload::{self, Card, GIFT_CARD_EUROS, POINTS_GOAL, Step, Workload};
 
 /// How big a run is.
 #[derive(Debug, Clone)]
@@ -138,7 +138,13 @@ struct TillChild {
 /// What the till's output tells the driver.
 #[derive(Debug, Default)]
 struct Seen {
+    /// The newest item and the last step made.
     items: AtomicI64,
+    step: AtomicI64,
+    /// Steps the service answered at once, and steps left queued.
+    answered: AtomicI64,
+    left_queued: AtomicI64,
+    /// Open items, as the till last said.
     queued: AtomicI64,
     done: AtomicBool,
 }
@@ -146,7 +152,12 @@ struct Seen {
 /// A change to undo later (the poison lifted, the limits raised again).
 #[derive(Debug)]
 enum Undo {
-    Poison { armed_at_items: i64, queued: i64 },
+    Poison {
+        armed_at_items: i64,
+        queued: i64,
+        answered: i64,
+        left_queued: i64,
+    },
     RateLimit,
 }
 
@@ -169,7 +180,9 @@ struct Run {
     clock_moves: usize,
     faults: BTreeMap<Fault, u64>,
     kills: u64,
-    undo: Vec<(Instant, Undo)>,
+    undo: Vec<tokio::task::JoinHandle<anyhow::Result<String>>>,
+    /// Poison windows in which no other write was answered.
+    stuck_behind_poison: u64,
     findings: Vec<String>,
 }
 
@@ -199,26 +212,7 @@ impl Run {
         path: &str,
         body: Value,
     ) -> anyhow::Result<Value> {
-        let mut last = None;
-        for _ in 0..40 {
-            let request = self
-                .http
-                .request(method.clone(), format!("{}{path}", self.root()))
-                .json(&body);
-            match request.send().await {
-                Ok(answer) => {
-                    let status = answer.status();
-                    let value: Value = answer.json().await?;
-                    if !status.is_success() {
-                        bail!("{method} {path}: {status} {value}");
-                    }
-                    return Ok(value);
-                }
-                Err(err) => last = Some(err),
-            }
-            tokio::time::sleep(Duration::from_millis(250)).await;
-        }
-        Err(anyhow::anyhow!("{method} {path}: {last:?}"))
+        control_at(&self.http, &self.root(), method, path, body).await
     }
 
     /// A write of the API with the newest key (setup only, not through the till).
@@ -325,11 +319,18 @@ impl Run {
                 let mut words = line.split_whitespace();
                 match words.next() {
                     Some("step") => {
-                        if let (Some(_), Some("item"), Some(item)) =
-                            (words.next(), words.next(), words.next())
-                            && let Ok(item) = item.parse()
+                        if let (Some(step), Some("item"), Some(item), Some(outcome)) =
+                            (words.next(), words.next(), words.next(), words.next())
+                            && let (Ok(step), Ok(item)) = (step.parse(), item.parse())
                         {
                             seen.items.store(item, Ordering::Relaxed);
+                            seen.step.store(step, Ordering::Relaxed);
+                            match outcome {
+                                "queued" => &seen.left_queued,
+                                "recorded" | "paid" | "done" => &seen.answered,
+                                _ => continue,
+                            }
+                            .fetch_add(1, Ordering::Relaxed);
                         }
                     }
                     Some("status") => {
@@ -379,7 +380,7 @@ impl Run {
         workload: &Workload,
         held: u64,
     ) -> anyhow::Result<(String, bool)> {
-        let (id, path) = self.richest_gift_card(workload).await?;
+        let (id, path) = self.next_paid_gift_card(workload).await?;
         let spends = async |run: &Run| -> anyhow::Result<usize> {
             let answer = run
                 .control(
@@ -406,14 +407,23 @@ impl Run {
         Ok((path, false))
     }
 
-    /// The gift card (not the poison) with the most left on it, so that its next
-    /// payment is accepted, and its payments path.
-    async fn richest_gift_card(&self, workload: &Workload) -> anyhow::Result<(String, String)> {
-        let mut best = (i64::MIN, String::new());
-        for (i, id) in workload.gift_cards.iter().enumerate() {
-            if i == workload.poison {
-                continue;
-            }
+    /// The gift card of a payment the till is about to make (not on the poison card,
+    /// and with enough left that it is accepted), and its payments path.
+    async fn next_paid_gift_card(&self, workload: &Workload) -> anyhow::Result<(String, String)> {
+        let from = usize::try_from(self.seen.step.load(Ordering::Relaxed)).unwrap_or(0) + 3;
+        let upcoming = workload
+            .steps
+            .iter()
+            .skip(from)
+            .filter_map(|step| match step {
+                Step::Pay { gift_card, cents } if *gift_card != workload.poison => {
+                    Some((*gift_card, *cents))
+                }
+                _ => None,
+            });
+        let mut fallback = None;
+        for (index, cents) in upcoming.take(20) {
+            let id = &workload.gift_cards[index];
             let answer = self
                 .control(
                     reqwest::Method::GET,
@@ -425,13 +435,16 @@ impl Run {
                 .as_str()
                 .and_then(|b| b.parse().ok())
                 .unwrap_or(0.0);
-            let cents = (balance * 100.0) as i64;
-            if cents > best.0 {
-                best = (cents, id.clone());
+            fallback.get_or_insert_with(|| id.clone());
+            // Room for this payment and a few queued before it.
+            if (balance * 100.0) as i64 >= cents + 3_000 {
+                fallback = Some(id.clone());
+                break;
             }
         }
-        let path = format!("/v1/gift_cards/{}/payments", best.1);
-        Ok((best.1, path))
+        let id = fallback.unwrap_or_else(|| workload.gift_cards[1].clone());
+        let path = format!("/v1/gift_cards/{id}/payments");
+        Ok((id, path))
     }
 
     async fn inject(&mut self, fault: Fault, workload: &Workload) -> anyhow::Result<()> {
@@ -465,8 +478,7 @@ impl Run {
                     limits,
                 )
                 .await?;
-                self.undo
-                    .push((Instant::now() + Duration::from_secs(3), Undo::RateLimit));
+                self.later(Duration::from_secs(3), Undo::RateLimit);
                 "the real rate limit at 3 writes per 2 s for 3 s".into()
             }
             Fault::DropAfterCommit => {
@@ -486,14 +498,15 @@ impl Run {
                                 "count": 1_000_000, "status": 500, "code": "internal_error"}),
                 )
                 .await?;
-                let queued = self.seen.queued.load(Ordering::Relaxed);
-                self.undo.push((
-                    Instant::now() + self.plan.poison_hold,
+                self.later(
+                    self.plan.poison_hold,
                     Undo::Poison {
                         armed_at_items: items,
-                        queued,
+                        queued: self.seen.queued.load(Ordering::Relaxed),
+                        answered: self.seen.answered.load(Ordering::Relaxed),
+                        left_queued: self.seen.left_queued.load(Ordering::Relaxed),
                     },
-                ));
+                );
                 format!(
                     "poison: every payment on gift card {gift_card} answers 500 for {:?}",
                     self.plan.poison_hold
@@ -564,42 +577,124 @@ impl Run {
         Ok(())
     }
 
+    /// Undoes `undo` after `after`, in its own task.
+    fn later(&mut self, after: Duration, undo: Undo) {
+        let (http, root, business, seen) = (
+            self.http.clone(),
+            self.root(),
+            self.business_id.clone(),
+            self.seen.clone(),
+        );
+        self.undo.push(tokio::spawn(async move {
+            tokio::time::sleep(after).await;
+            undo.apply(http, root, business, seen).await
+        }));
+    }
+
+    /// Says what the finished undos did; with `all`, waits for every one.
     async fn undo_due(&mut self, all: bool) -> anyhow::Result<()> {
-        let now = Instant::now();
         let (due, later): (Vec<_>, Vec<_>) = std::mem::take(&mut self.undo)
             .into_iter()
-            .partition(|(at, _)| all || *at <= now);
+            .partition(|task| all || task.is_finished());
         self.undo = later;
-        for (_, undo) in due {
-            match undo {
-                Undo::RateLimit => {
-                    self.control(
-                        reqwest::Method::PATCH,
-                        &format!("/_sandbox/businesses/{}", self.business_id),
-                        high_limits(),
-                    )
-                    .await?;
-                    self.say("rate limit raised again");
-                }
-                Undo::Poison {
-                    armed_at_items,
-                    queued,
-                } => {
-                    // DELETE disarms every fault; the others were spent long before.
-                    self.control(reqwest::Method::DELETE, "/_sandbox/faults", json!({}))
-                        .await?;
-                    let items = self.seen.items.load(Ordering::Relaxed);
-                    let queued_now = self.seen.queued.load(Ordering::Relaxed);
-                    let line = format!(
-                        "poison lifted: while it held, the till made items {armed_at_items}..{items} \
-                         and its queue went from {queued} to {queued_now} open items"
-                    );
-                    self.findings.push(line.clone());
-                    self.say(line);
-                }
+        for task in due {
+            let line = task.await??;
+            if line.starts_with("STUCK") {
+                self.stuck_behind_poison += 1;
             }
+            if line.contains("poison") {
+                self.findings.push(line.clone());
+            }
+            self.say(line);
         }
         Ok(())
+    }
+}
+
+/// A control route of the server at `root`, tried again while it restarts.
+async fn control_at(
+    http: &reqwest::Client,
+    root: &str,
+    method: reqwest::Method,
+    path: &str,
+    body: Value,
+) -> anyhow::Result<Value> {
+    let mut last = None;
+    for _ in 0..40 {
+        let request = http
+            .request(method.clone(), format!("{root}{path}"))
+            .json(&body);
+        match request.send().await {
+            Ok(answer) => {
+                let status = answer.status();
+                let value: Value = answer.json().await?;
+                if !status.is_success() {
+                    bail!("{method} {path}: {status} {value}");
+                }
+                return Ok(value);
+            }
+            Err(err) => last = Some(err),
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    Err(anyhow::anyhow!("{method} {path}: {last:?}"))
+}
+
+impl Undo {
+    /// Undoes the change (in its own task, so that nothing the driver waits for
+    /// delays it) and says what happened.
+    async fn apply(
+        self,
+        http: reqwest::Client,
+        root: String,
+        business_id: String,
+        seen: Arc<Seen>,
+    ) -> anyhow::Result<String> {
+        Ok(match self {
+            Undo::RateLimit => {
+                control_at(
+                    &http,
+                    &root,
+                    reqwest::Method::PATCH,
+                    &format!("/_sandbox/businesses/{business_id}"),
+                    high_limits(),
+                )
+                .await?;
+                "rate limit raised again".into()
+            }
+            Undo::Poison {
+                armed_at_items,
+                queued,
+                answered,
+                left_queued,
+            } => {
+                // DELETE disarms every fault; the others are spent or nearly.
+                control_at(
+                    &http,
+                    &root,
+                    reqwest::Method::DELETE,
+                    "/_sandbox/faults",
+                    json!({}),
+                )
+                .await?;
+                let items = seen.items.load(Ordering::Relaxed);
+                let queued_now = seen.queued.load(Ordering::Relaxed);
+                let answered = seen.answered.load(Ordering::Relaxed) - answered;
+                let left_queued = seen.left_queued.load(Ordering::Relaxed) - left_queued;
+                // Every write of the cashier queued while one gift card's payments fail:
+                // the poison held the whole queue up.
+                let verdict = if answered == 0 && left_queued >= 5 {
+                    "STUCK BEHIND THE POISON: "
+                } else {
+                    ""
+                };
+                format!(
+                    "{verdict}poison lifted: while it held, the till made items {armed_at_items}..{items} \
+                     ({answered} answered at once, {left_queued} left queued) and its queue \
+                     went from {queued} to {queued_now} open items"
+                )
+            }
+        })
     }
 }
 
@@ -640,6 +735,7 @@ pub async fn run(plan: Plan) -> anyhow::Result<i32> {
         faults: BTreeMap::new(),
         kills: 0,
         undo: Vec::new(),
+        stuck_behind_poison: 0,
         findings: Vec::new(),
         plan,
     };
@@ -748,7 +844,7 @@ async fn setup(run: &mut Run) -> anyhow::Result<Workload> {
         let card = run
             .api_post(
                 "/v1/gift_cards",
-                json!({"amount": GIFT_CARD_EUROS, "currency": "EUR", "locale": "en",
+                json!({"amount": workload::gift_card_euros(0, i), "currency": "EUR", "locale": "en",
                        "recipient": {"name": format!("Gift {i}"),
                                      "email": format!("gift-{run_tag}-{i}@example.com")}}),
                 100_000 + i,
@@ -941,12 +1037,14 @@ async fn soak(run: &mut Run) -> anyhow::Result<i32> {
     ));
     run.say(format!(
         "refusals: as predicted={} not predicted={} predicted but accepted={}; cards off the \
-         rules={}; stuck={}; gift cards below zero={}; key leaks={}",
+         rules={}; stuck={}; poison windows that held everything up={}; gift cards below \
+         zero={}; key leaks={}",
         report.refusals_as_predicted,
         report.unpredicted_refusals,
         report.missed_refusals,
         report.state_mismatches,
         report.stuck,
+        run.stuck_behind_poison,
         report.below_zero,
         leaks.problems
     ));
@@ -957,6 +1055,7 @@ async fn soak(run: &mut Run) -> anyhow::Result<i32> {
         || report.missed_refusals > 0
         || report.state_mismatches > 0
         || report.stuck > 0
+        || run.stuck_behind_poison > 0
         || report.below_zero > 0
         || leaks.problems > 0
         || (writes as i64) < target;

@@ -16,7 +16,7 @@ use loyalty_api::ScanAction;
 use rust_decimal::Decimal;
 use serde_json::Value;
 
-use crate::workload::{GIFT_CARD_EUROS, POINTS_GOAL, Workload};
+use crate::workload::{POINTS_GOAL, Workload, gift_card_euros};
 
 /// A person's note when they find the write on the server and close the item.
 const FOUND: &str = "soak: found on the server";
@@ -445,9 +445,10 @@ pub async fn check(
         let items = by_card.remove(&card.card_id).unwrap_or_default();
         check_visit_card(server, card, &items, &mut report).await?;
     }
-    for gift_card in &workload.gift_cards {
+    for (i, gift_card) in workload.gift_cards.iter().enumerate() {
         let items = by_gift_card.remove(gift_card).unwrap_or_default();
-        check_gift_card(server, gift_card, &items, &mut report).await?;
+        let euros = gift_card_euros(workload.poison, i);
+        check_gift_card(server, gift_card, euros, &items, &mut report).await?;
     }
     report.lines.insert(
         0,
@@ -604,6 +605,7 @@ async fn check_visit_card(
 async fn check_gift_card(
     server: &ServerRecords,
     gift_card: &str,
+    euros: i64,
     items: &[&OutboxItem],
     report: &mut Report,
 ) -> anyhow::Result<()> {
@@ -625,7 +627,7 @@ async fn check_gift_card(
         ));
     }
     let mut expected: BTreeMap<String, i64> = BTreeMap::new();
-    let (mut model, mut known) = (GIFT_CARD_EUROS * 100, true);
+    let (mut model, mut known) = (euros * 100, true);
     for item in items {
         let Write::Payment {
             amount_minor,

@@ -13,6 +13,18 @@ use serde::{Deserialize, Serialize};
 pub const POINTS_GOAL: i64 = 100;
 /// The starting amount of each gift card, in euros.
 pub const GIFT_CARD_EUROS: i64 = 150;
+/// The poison card's: enough that the till never refuses its payments itself, so
+/// that they reach the outbox while the poison holds.
+pub const POISON_EUROS: i64 = 5_000;
+
+/// The starting amount of gift card `index`, in euros.
+pub fn gift_card_euros(workload_poison: usize, index: usize) -> i64 {
+    if index == workload_poison {
+        POISON_EUROS
+    } else {
+        GIFT_CARD_EUROS
+    }
+}
 
 /// One card made for the soak before it starts.
 #[derive(Debug, Clone, Serialize, Deserialize)]
