@@ -52,6 +52,14 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// The same plan with another overall deadline, in seconds.
+    pub fn with_deadline(mut self, secs: Option<u64>) -> Plan {
+        if let Some(secs) = secs {
+            self.deadline = Duration::from_secs(secs);
+        }
+        self
+    }
+
     pub fn full(dir: PathBuf, seed: u64) -> Plan {
         Plan {
             name: "full",
@@ -743,12 +751,14 @@ pub async fn run(plan: Plan) -> anyhow::Result<i32> {
         Ok(Ok(code)) => code,
         Ok(Err(err)) => {
             run.say(format!("the soak failed: {err:#}"));
+            open_items(&mut run).await;
             2
         }
         Err(_) => {
             run.say(format!(
                 "the soak passed its deadline of {deadline:?}; stopped"
             ));
+            open_items(&mut run).await;
             3
         }
     };
@@ -1065,6 +1075,39 @@ async fn soak(run: &mut Run) -> anyhow::Result<i32> {
     Ok(if failed { 1 } else { 0 })
 }
 
+/// After a failure or the deadline: which items of the till are still open, and why.
+async fn open_items(run: &mut Run) {
+    if let Some(mut till) = run.till.take() {
+        let _ = till.child.kill().await;
+    }
+    let opened = Counter::open(
+        &dir_of(&run.plan, "till"),
+        till::config(),
+        Arc::new(OffsetClock::new(0)),
+        Arc::new(UuidIds),
+    )
+    .await;
+    match opened.map(|counter| (counter.queue(true, u32::MAX), counter)) {
+        Ok((Ok(mut open), counter)) => {
+            // Oldest first: the oldest is what holds the others up.
+            open.sort_by_key(|i| i.id);
+            run.say(format!(
+                "{} items are still open, oldest first:",
+                open.len()
+            ));
+            for item in open.iter().take(40) {
+                run.say(format!("  {}", reconcile::describe(item)));
+            }
+            counter.close().await;
+        }
+        Ok((Err(err), counter)) => {
+            run.say(format!("the till's queue could not be read: {err}"));
+            counter.close().await;
+        }
+        Err(err) => run.say(format!("the till could not be opened: {err}")),
+    }
+}
+
 async fn connect(run: &mut Run, counter: &Counter) -> anyhow::Result<()> {
     for _ in 0..40 {
         match counter.connect(&run.root(), run.key()).await {
@@ -1092,7 +1135,8 @@ async fn drain(run: &mut Run, counter: &Counter) -> anyhow::Result<bool> {
         }
         if !told && moved.elapsed() > run.plan.stall {
             told = true;
-            let stuck = counter.queue(true, u32::MAX)?;
+            let mut stuck = counter.queue(true, u32::MAX)?;
+            stuck.sort_by_key(|i| i.id);
             run.say(format!(
                 "STUCK: {} open items have not moved for {:?} (connectivity {:?}, clock skew {:?}):",
                 counts.queued,

@@ -45,6 +45,9 @@ enum Role {
         /// The workload's seed.
         #[arg(long, default_value_t = 11)]
         seed: u64,
+        /// Stop after this many seconds whatever happens (default 30 minutes).
+        #[arg(long)]
+        deadline: Option<u64>,
     },
     /// The short soak of `make test`: a few hundred writes, every fault kind once.
     Short {
@@ -54,6 +57,9 @@ enum Role {
         /// The workload's seed.
         #[arg(long, default_value_t = 7)]
         seed: u64,
+        /// Stop after this many seconds whatever happens (default 100).
+        #[arg(long)]
+        deadline: Option<u64>,
     },
     /// The server role (started by the driver).
     Server {
@@ -75,12 +81,22 @@ fn main() -> anyhow::Result<()> {
         .enable_all()
         .build()?;
     match args.role {
-        Role::Full { dir, seed } => {
-            let code = runtime.block_on(driver::run(driver::Plan::full(dir, seed)))?;
+        Role::Full {
+            dir,
+            seed,
+            deadline,
+        } => {
+            let plan = driver::Plan::full(dir, seed).with_deadline(deadline);
+            let code = runtime.block_on(driver::run(plan))?;
             std::process::exit(code);
         }
-        Role::Short { dir, seed } => {
-            let code = runtime.block_on(driver::run(driver::Plan::short(dir, seed)))?;
+        Role::Short {
+            dir,
+            seed,
+            deadline,
+        } => {
+            let plan = driver::Plan::short(dir, seed).with_deadline(deadline);
+            let code = runtime.block_on(driver::run(plan))?;
             std::process::exit(code);
         }
         Role::Server { db, listen } => runtime.block_on(server::run(db, listen)),
