@@ -261,19 +261,27 @@ pub async fn run(plan: Plan) -> anyhow::Result<i32> {
         plan,
     };
     let outcome = tokio::time::timeout(deadline, soak(&mut run)).await;
-    let code = match outcome {
-        Ok(Ok(code)) => code,
+    let faults: u64 = run.faults.values().sum();
+    let unchecked = |run: &Run| {
+        format!(
+            "writes={} faults={faults} kills={} lost=unchecked doubled=unchecked",
+            run.seen.items.load(Ordering::Relaxed),
+            run.kills
+        )
+    };
+    let (code, last) = match outcome {
+        Ok(Ok(done)) => done,
         Ok(Err(err)) => {
             run.say(format!("the soak failed: {err:#}"));
             open_items(&mut run).await;
-            2
+            (2, unchecked(&run))
         }
         Err(_) => {
             run.say(format!(
                 "the soak passed its deadline of {deadline:?}; stopped"
             ));
             open_items(&mut run).await;
-            3
+            (3, unchecked(&run))
         }
     };
     // Every exit path: the children go (kill_on_drop also covers a panic).
@@ -282,10 +290,13 @@ pub async fn run(plan: Plan) -> anyhow::Result<i32> {
     }
     let _ = run.kill_server().await;
     run.say(format!("took {:.1} s", started.elapsed().as_secs_f64()));
+    // The last line, always.
+    run.say(last);
     Ok(code)
 }
 
-async fn soak(run: &mut Run) -> anyhow::Result<i32> {
+/// The run; its exit code and its last line.
+async fn soak(run: &mut Run) -> anyhow::Result<(i32, String)> {
     run.start_server().await?;
     run.say(format!(
         "soak {} on {} (seed {})",
@@ -459,9 +470,9 @@ async fn soak(run: &mut Run) -> anyhow::Result<i32> {
         || report.below_zero > 0
         || leaks.problems > 0
         || (writes as i64) < target;
-    run.say(format!(
+    let last = format!(
         "writes={writes} faults={faults} kills={} lost={} doubled={}",
         run.kills, report.lost, report.doubled
-    ));
-    Ok(if failed { 1 } else { 0 })
+    );
+    Ok((if failed { 1 } else { 0 }, last))
 }
