@@ -75,8 +75,18 @@ impl Run {
         workload: &Workload,
         held: u64,
     ) -> anyhow::Result<(String, bool)> {
-        let (_, path) = self.next_paid_gift_card(workload).await?;
-        let before = self.drops_seen()?;
+        let (id, path) = self.next_paid_gift_card(workload).await?;
+        let spends = async |run: &Run| -> anyhow::Result<usize> {
+            let answer = run
+                .control(
+                    reqwest::Method::GET,
+                    &format!("/_sandbox/gift_cards/{id}/transactions"),
+                    json!({}),
+                )
+                .await?;
+            Ok(answer["data"].as_array().map_or(0, Vec::len))
+        };
+        let before = (self.drops_seen()?, spends(self).await?);
         self.arm(json!({"path": path, "count": 1, "drop_after_commit": true}))
             .await?;
         self.arm(json!({"path": path, "count": held, "status": 503,
@@ -84,7 +94,9 @@ impl Run {
             .await?;
         let started = Instant::now();
         while started.elapsed() < Duration::from_secs(15) {
-            if self.drops_seen()? > before {
+            // A dropped answer (any path, by the log) and a new spend on this card: a
+            // drop elsewhere, or a payment answered before the fault, is not enough.
+            if self.drops_seen()? > before.0 && spends(self).await? > before.1 {
                 return Ok((path, true));
             }
             tokio::time::sleep(Duration::from_millis(30)).await;
