@@ -675,3 +675,43 @@ async fn check_gift_card(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_twice_on_the_server_is_one_double_not_two() {
+        // Regression: the keys of both sides were walked one after the other, so a
+        // key present on both sides was counted twice.
+        let mut report = Report::default();
+        let server = BTreeMap::from([("ref-1".to_owned(), 2), ("ref-2".to_owned(), 1)]);
+        let expected = BTreeMap::from([("ref-1".to_owned(), 1), ("ref-2".to_owned(), 1)]);
+        report.tally("a gift card", &server, &expected);
+        assert_eq!((report.doubled, report.lost), (1, 0));
+    }
+
+    #[test]
+    fn an_accepted_write_missing_on_the_server_is_lost() {
+        let mut report = Report::default();
+        let expected = BTreeMap::from([("visit".to_owned(), 2)]);
+        report.tally(
+            "a card",
+            &BTreeMap::from([("visit".to_owned(), 1)]),
+            &expected,
+        );
+        assert_eq!((report.doubled, report.lost), (0, 1));
+    }
+
+    #[test]
+    fn points_scans_are_matched_by_their_requested_amount() {
+        assert_eq!(
+            scan_key(&ScanAction::Points, Some(Decimal::from(-12))),
+            ("points".to_owned(), "-12.00".to_owned())
+        );
+        assert_eq!(
+            scan_key(&ScanAction::Visit, None),
+            ("visit".to_owned(), "0.00".to_owned())
+        );
+    }
+}

@@ -64,3 +64,50 @@ pub fn scan(dir: &Path, keys: &[String]) -> anyhow::Result<Scan> {
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     !needle.is_empty() && haystack.windows(needle.len()).any(|w| w == needle)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+
+    fn dir() -> PathBuf {
+        let dir = std::env::temp_dir().join(format!(
+            "outbox-soak-scan-{}-{}",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_nanos()
+        ));
+        std::fs::create_dir_all(dir.join("till")).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_key_in_any_file_but_the_key_file_is_a_leak() {
+        let dir = dir();
+        let key = "lc_live_secret123".to_owned();
+        std::fs::write(dir.join("till").join("api-key"), &key).unwrap();
+        std::fs::set_permissions(
+            dir.join("till").join("api-key"),
+            std::fs::Permissions::from_mode(0o600),
+        )
+        .unwrap();
+        std::fs::write(dir.join("log"), "nothing here").unwrap();
+        assert_eq!(scan(&dir, std::slice::from_ref(&key)).unwrap().problems, 0);
+        std::fs::write(dir.join("till").join("till.db-wal"), format!("x{key}x")).unwrap();
+        assert_eq!(scan(&dir, std::slice::from_ref(&key)).unwrap().problems, 1);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_key_file_others_can_read_is_a_problem() {
+        let dir = dir();
+        let file = dir.join("till").join("api-key");
+        std::fs::write(&file, "lc_live_x").unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+        assert_eq!(scan(&dir, &["lc_live_x".to_owned()]).unwrap().problems, 1);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

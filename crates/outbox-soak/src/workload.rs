@@ -134,3 +134,37 @@ pub fn enrol_email(run: &str, n: usize) -> String {
 pub fn payment_reference(run: &str, step: usize) -> String {
     format!("soak-{run}-{step}")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_visits_card_gets_two_visits_the_second_after_the_first() {
+        let shape = generate(7, 2_000, 10, 6);
+        let mut seen = vec![Vec::new(); shape.visit_cards];
+        for (i, step) in shape.steps.iter().enumerate() {
+            if let Step::Visit { card } = step {
+                seen[*card].push(i);
+            }
+        }
+        // The last few first visits may lose their second to the end of the steps.
+        let pairs = seen.iter().filter(|s| s.len() == 2).count();
+        assert!(
+            pairs + 6 >= shape.visit_cards,
+            "{pairs} of {}",
+            shape.visit_cards
+        );
+        assert!(
+            seen.iter()
+                .all(|s| s.len() <= 2 && s.windows(2).all(|w| w[0] < w[1]))
+        );
+    }
+
+    #[test]
+    fn the_same_seed_makes_the_same_workload() {
+        let a = serde_json::to_string(&generate(3, 500, 5, 4).steps).unwrap();
+        let b = serde_json::to_string(&generate(3, 500, 5, 4).steps).unwrap();
+        assert_eq!(a, b);
+    }
+}
