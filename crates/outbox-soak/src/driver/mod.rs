@@ -380,6 +380,12 @@ async fn soak(run: &mut Run) -> anyhow::Result<(i32, String)> {
         "workload done: {made} items; the till is stopped for the final drain"
     ));
     run.kill_till().await?;
+    // Once now, with the killed till's database and -wal as it left them (the final
+    // drain below checkpoints them), and once at the end.
+    let leaks_mid = crate::secrets_scan::scan(&run.plan.dir, &run.keys)?;
+    for line in &leaks_mid.lines {
+        run.say(format!("after the last kill: {line}"));
+    }
     run.undo_due(true).await?;
     run.control(reqwest::Method::DELETE, "/_sandbox/faults", json!({}))
         .await?;
@@ -428,7 +434,8 @@ async fn soak(run: &mut Run) -> anyhow::Result<(i32, String)> {
     }
     let _ = run.kill_server().await;
 
-    let leaks = crate::secrets_scan::scan(&run.plan.dir, &run.keys)?;
+    let mut leaks = crate::secrets_scan::scan(&run.plan.dir, &run.keys)?;
+    leaks.problems += leaks_mid.problems;
     for line in &leaks.lines {
         run.say(line);
     }
