@@ -286,7 +286,9 @@ pub async fn settle(
             settled.recent_visit += 1;
             format!("settled (too recent, discarded): {described}")
         }
-        Some(reason) if reason.can_send_again() => {
+        // Any other reason (including ones this soak does not know yet): the person
+        // looks on the server first.
+        Some(reason) => {
             // Answers settled earlier in this round count too.
             let all = counter
                 .queue(false, u32::MAX)
@@ -295,13 +297,15 @@ pub async fn settle(
                 counter.discard(item.id, FOUND)?;
                 settled.found += 1;
                 format!("settled (found on the server, closed): {described}")
-            } else {
+            } else if reason.can_send_again() {
                 counter.retry_item(item.id)?;
                 settled.retried += 1;
                 format!("settled (not on the server, sent again): {described}")
+            } else {
+                format!("NOT settled (not on the server, cannot be sent again): {described}")
             }
         }
-        _ => format!("NOT settled (no safe choice): {described}"),
+        None => format!("NOT settled (no reason given): {described}"),
     })
 }
 
