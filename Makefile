@@ -12,14 +12,14 @@ UI_SOURCES := $(shell find ui/src ui/public -type f 2>/dev/null) ui/index.html u
 # The end-to-end tests need a display and a D-Bus session; Xvfb provides the display.
 HEADLESS := xvfb-run -a -s '-screen 0 1280x800x24' dbus-run-session --
 
-.PHONY: demo test setup setup-test ui app lint rust-test ui-test bindings-fresh api-fuzz keychain-test fuzz e2e e2e-shots bench
+.PHONY: demo test setup setup-test ui app lint rust-test ui-test bindings-fresh api-fuzz keychain-test fuzz e2e e2e-shots bench soak soak-short
 
 ## demo: install what is missing, build, and open the app on the built-in demo business.
 demo: setup app
 	$(APP) --demo
 
 ## test: install what is missing, then every check and test, end-to-end included.
-test: setup-test lint rust-test ui-test bindings-fresh api-fuzz keychain-test e2e
+test: setup-test lint rust-test ui-test bindings-fresh api-fuzz keychain-test soak-short e2e
 
 setup:
 	@scripts/setup.sh build
@@ -45,6 +45,22 @@ rust-test: $(UI_DIST)
 
 ui-test:
 	npm --prefix ui test --silent
+
+# The outbox soak (crates/outbox-soak): writes through counter-core against the server
+# under every kind of fault, the till SIGKILLed and restarted, then a reconciliation
+# from the server's records and a search of the run's files for the API keys. It stops
+# by itself; its last line is `writes=N faults=N kills=N lost=N doubled=N`.
+# `soak-short` (300 writes, every fault kind, 6 kills, ~20 s) is part of `make test`;
+# `soak` is the full run (5,000 writes, 61 kills, ~2.5 min). Both use the debug build:
+# a release build costs ~3 min more and the run, paced like a cashier, is barely faster
+# (132 s against 149 s). Data, logs and captured output: target/outbox-soak/.
+# Built by `make app` with the workspace's one feature set, so nothing is compiled twice.
+soak-short: app
+	target/debug/outbox-soak short
+
+## soak: the full outbox soak (not part of `make test`).
+soak: setup app
+	target/debug/outbox-soak full
 
 # The TypeScript types of the IPC are generated from Rust by the Rust tests (ts-rs);
 # committed copies that differ mean someone changed one side only.
