@@ -354,6 +354,27 @@ impl Core {
         self.wake.notify_one();
     }
 
+    /// The items not to pick now: claimed by a cashier's call, or waiting out their own
+    /// backoff. Read before the database is locked: taking these locks while holding
+    /// the database would invert the order `enqueue_claimed` takes them in (claims,
+    /// then database), and the two could wait for each other forever.
+    pub(crate) fn not_ready(&self) -> HashSet<ItemId> {
+        let mut ids: HashSet<ItemId> = self
+            .claimed
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        let now = Instant::now();
+        let backoff = self.backoff.lock().unwrap_or_else(|p| p.into_inner());
+        ids.extend(
+            backoff
+                .iter()
+                .filter(|(_, until)| **until > now)
+                .map(|(id, _)| *id),
+        );
+        ids
+    }
+
     pub(crate) fn is_claimed(&self, id: ItemId) -> bool {
         self.claimed
             .lock()

@@ -220,7 +220,8 @@ pub(crate) async fn send_item(
         core.publish_item(id);
         return Ok(report);
     }
-    if !store::mark_sending(&core.db(), id, now, &sender.key, core.service_now())? {
+    let service_at = core.service_now();
+    if !store::mark_sending(&core.db(), id, now, &sender.key, service_at)? {
         // A person closed it meanwhile: nothing leaves.
         return Ok(report);
     }
@@ -344,8 +345,8 @@ pub(crate) async fn run_worker(core: Arc<Core>) {
             wait_a_little(&core, Duration::from_secs(5)).await;
             continue;
         }
-        let ready = |id| !core.is_claimed(id) && !core.is_backing_off(id);
-        let next = store::next_sendable(&core.db(), ready);
+        let not_ready = core.not_ready();
+        let next = store::next_sendable(&core.db(), |id| !not_ready.contains(&id));
         let item = match next {
             Ok(Some(item)) => item,
             Ok(None) => {

@@ -161,7 +161,8 @@ pub(crate) fn counts(conn: &Connection) -> rusqlite::Result<QueueCounts> {
 /// The oldest item that may be sent now and passes `ready` (not waiting out its own
 /// backoff, not being sent by a cashier): queued or sending, with nothing older of the
 /// same card or gift card still queued or sending before it. An item that is not ready
-/// holds only the items of its own card behind it.
+/// holds only the items of its own card behind it. `ready` runs while the database is
+/// locked: it must take no other lock.
 pub(crate) fn next_sendable(
     conn: &Connection,
     ready: impl Fn(ItemId) -> bool,

@@ -242,7 +242,10 @@ pub async fn pay_gift_card(
         }
         let currency = currency_code(&mut f, "currency");
         let reference = f.string("reference", false, 200);
-        if reference.as_deref().is_some_and(|r| r.chars().any(char::is_control)) {
+        if reference
+            .as_deref()
+            .is_some_and(|r| r.chars().any(char::is_control))
+        {
             // A ticket number is one line of text: a tab or line break is a scanner's
             // stray key, never part of it.
             f.refuse(
