@@ -438,3 +438,43 @@ async fn an_idempotency_key_reused_answer_needs_a_decision_not_a_silent_refusal(
     counter.discard(item, "checked the card").unwrap();
     assert_eq!(counter.counts().unwrap().needs_decision, 0);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn cashiers_and_the_sender_never_wait_for_each_other() {
+    let mut env = Env::start().await;
+    let mut cards = Vec::new();
+    for _ in 0..4 {
+        cards.push(env.new_card().await);
+    }
+    let counter = std::sync::Arc::new(env.counter().await);
+    // A backlog made while the service was away...
+    env.stop().await;
+    for n in 0..60 {
+        counter
+            .record_scan(cards[n % 4].0.clone(), ScanAction::Points, points(1))
+            .await
+            .unwrap();
+    }
+    env.restart().await;
+    counter.send_now();
+    // ...drains while cashiers keep writing at four tills' pace at once.
+    let mut cashiers = tokio::task::JoinSet::new();
+    for c in 0..4 {
+        let counter = counter.clone();
+        let card = cards[c].0.clone();
+        cashiers.spawn(async move {
+            for _ in 0..15 {
+                counter
+                    .record_scan(card.clone(), ScanAction::Points, points(1))
+                    .await
+                    .unwrap();
+            }
+        });
+    }
+    let all = tokio::time::timeout(Duration::from_secs(60), cashiers.join_all()).await;
+    assert!(all.is_ok(), "the cashiers' writes waited forever");
+    drain(&counter).await;
+    for (_, customer) in &cards {
+        assert_eq!(env.scans_of(customer).await.len(), 30, "each write once");
+    }
+}
