@@ -459,9 +459,9 @@ async fn cashiers_and_the_sender_never_wait_for_each_other() {
     counter.send_now();
     // ...drains while cashiers keep writing at four tills' pace at once.
     let mut cashiers = tokio::task::JoinSet::new();
-    for c in 0..4 {
+    for (card, _) in &cards {
         let counter = counter.clone();
-        let card = cards[c].0.clone();
+        let card = card.clone();
         cashiers.spawn(async move {
             for _ in 0..15 {
                 counter
