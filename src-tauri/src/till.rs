@@ -62,8 +62,13 @@ impl Till {
     /// Checks the key with the service and keeps it (see [`Counter::connect`]).
     /// Leaves the demo if it was running.
     pub async fn connect(&self, base_url: &str, api_key: &str) -> Result<Connection, CommandError> {
-        let mut session = self.session.write().await;
-        self.leave_demo(&mut session).await?;
+        {
+            let mut session = self.session.write().await;
+            self.leave_demo(&mut session).await?;
+        }
+        // Checking the key with the service can take a while: the session is only read
+        // meanwhile, so the counter and the queue never wait for it.
+        let session = self.session.read().await;
         Ok(session.counter.connect(base_url, api_key).await?)
     }
 

@@ -125,6 +125,42 @@ impl Core {
         self.wake.notify_one();
     }
 
+    /// Sends with `sender` from now on, and lets the items held for its key go on, in
+    /// one step under the sender's lock: a check of [`Core::hold_for_its_key`] sees the
+    /// old key and its hold is released, or sees the new one. (Lock order: the sender,
+    /// then the database.)
+    pub(crate) fn use_sender(&self, sender: Sender) -> rusqlite::Result<usize> {
+        let mut current = self.sender.write().unwrap_or_else(|p| p.into_inner());
+        let released = store::release_for_key(&self.db(), &sender.key)?;
+        *current = Some(sender);
+        drop(current);
+        self.wake.notify_one();
+        Ok(released)
+    }
+
+    /// Holds `item`, which may have reached the service at `first`, when the key in use
+    /// now is not the one it may have arrived under (or that key is not known): it
+    /// needs a decision, or that key back. True when held.
+    pub(crate) fn hold_for_its_key(
+        &self,
+        item: &crate::outbox::OutboxItem,
+        first: Timestamp,
+    ) -> rusqlite::Result<bool> {
+        let current = self.sender.read().unwrap_or_else(|p| p.into_inner());
+        let same = match (&item.arrived_key, current.as_ref()) {
+            (Some(arrived), Some(sender)) => *arrived == sender.key,
+            _ => false,
+        };
+        if same {
+            return Ok(false);
+        }
+        let reason = crate::outbox::DecisionReason::SentUnderAnotherKey {
+            first_attempt_at: first,
+        };
+        store::mark_needs_decision(&self.db(), item.id, &reason, None)?;
+        Ok(true)
+    }
+
     pub(crate) fn now(&self) -> Timestamp {
         self.clock.now()
     }
@@ -300,7 +336,7 @@ impl Core {
         backoff.values().min().copied()
     }
 
-    /// Ends every item's own backoff ("send now", or the service answering again).
+    /// Ends every item's own backoff ("send now").
     fn clear_backoff(&self) {
         self.backoff
             .lock()

@@ -285,6 +285,14 @@ fn outcome_state(core: &Core, id: ItemId) -> Result<OutboxItem, Error> {
     store::get(&core.db(), id)?.ok_or(Error::NoSuchItem)
 }
 
+/// The service's refusal of a refused item. An item a person closed (discarded, or
+/// replaced) has none: asked about again (a stale screen), it is said to be withdrawn.
+fn refusal_of(item: &OutboxItem) -> Result<Refusal, Error> {
+    item.refusal.clone().ok_or_else(|| {
+        Error::NotAllowed("This write was withdrawn at the counter; the queue keeps it.".into())
+    })
+}
+
 fn not_a_recent_visit() -> Error {
     Error::NotAllowed(
         "Only a visit refused as too recent can be confirmed as a repeat visit.".into(),
@@ -408,6 +416,11 @@ impl Counter {
                 message: warning.clone(),
             });
         }
+        // Writes an earlier version stored without recording keys went under this one.
+        if let Err(error) = store::stamp_unrecorded_key(&self.core.db(), &KeyFingerprint::of(&key))
+        {
+            tracing::warn!(%error, "writes in flight could not be marked with their key");
+        }
         if let Err(error) = self.use_key(client, &key) {
             tracing::warn!(%error, "the kept key could not be put to use");
             return None;
@@ -487,11 +500,10 @@ impl Counter {
     /// service under this very key go on.
     fn use_key(&self, client: Client, key: &ApiKey) -> Result<(), Error> {
         let key = KeyFingerprint::of(key);
-        let released = store::release_for_key(&self.core.db(), &key)?;
+        let released = self.core.use_sender(Sender { client, key })?;
         if released > 0 {
             tracing::info!(released, "writes held for this key go on");
         }
-        self.core.set_sender(Some(Sender { client, key }));
         Ok(())
     }
 
@@ -700,7 +712,7 @@ impl Counter {
                 _ => unreachable!("a done scan stores a scan result"),
             },
             ItemState::Refused => {
-                let refusal = item.refusal.expect("a refused item keeps its refusal");
+                let refusal = refusal_of(&item)?;
                 if refusal.code == loyalty_api::ErrorCode::RecentVisit.as_str() {
                     ScanOutcome::NeedsConfirmation {
                         item: item.id,
@@ -820,8 +832,16 @@ impl Counter {
         if let Some(client) = core.client()
             && core.connectivity().may_call_service()
         {
-            match client.gift_cards().get(&gift_card).await {
-                Ok(read) => {
+            // Read within the cashier's wait; past it the till goes on as if offline
+            // (the cached balance and the manager's policy decide).
+            let read = tokio::time::timeout(
+                core.config.interactive_wait,
+                client.gift_cards().get(&gift_card),
+            )
+            .await;
+            match read {
+                Err(_) => tracing::info!("the gift card's balance was not read in time"),
+                Ok(Ok(read)) => {
                     core.observe_answer(read.date, read.rate_limit.as_ref());
                     cache::put_gift_card(
                         &core.db(),
@@ -830,11 +850,11 @@ impl Counter {
                     )?;
                     online = true;
                 }
-                Err(err) if err.problem().is_some() => {
+                Ok(Err(err)) if err.problem().is_some() => {
                     core.observe_failure(&err);
                     return Err(err.into());
                 }
-                Err(err) => core.observe_failure(&err),
+                Ok(Err(err)) => core.observe_failure(&err),
             }
         }
         let cached: CachedGiftCard =
@@ -884,7 +904,7 @@ impl Counter {
                 _ => unreachable!("a done payment stores a payment"),
             },
             ItemState::Refused => {
-                let refusal = item.refusal.expect("a refused item keeps its refusal");
+                let refusal = refusal_of(&item)?;
                 if refusal.code == loyalty_api::ErrorCode::InsufficientBalance.as_str() {
                     PaymentOutcome::InsufficientBalance {
                         item: item.id,
@@ -1112,7 +1132,7 @@ impl Counter {
             },
             ItemState::Refused => WriteOutcome::Refused {
                 item: item.id,
-                refusal: item.refusal.expect("a refused item keeps its refusal"),
+                refusal: refusal_of(&item)?,
             },
             ItemState::NeedsDecision => WriteOutcome::NeedsDecision {
                 item: item.id,

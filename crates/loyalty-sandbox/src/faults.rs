@@ -13,8 +13,9 @@
 //!   task with `resume_unwind` (no panic hook, no output), so this fault needs a
 //!   build that unwinds (`panic = "unwind"`, the default);
 //! - `delay_ms` (an extension of the contract): hold the request that long before
-//!   handling it; for writes the hold comes after the Idempotency-Key is marked in
-//!   progress, so a second request with the same key meets 409 idempotency_in_progress.
+//!   handling it (any method); for writes the hold comes after the Idempotency-Key is
+//!   marked in progress, so a second request with the same key meets 409
+//!   idempotency_in_progress.
 
 use std::sync::Mutex;
 

@@ -11,7 +11,7 @@ use std::time::Duration;
 use jiff::Timestamp;
 use loyalty_api::{Client, Decision, Error as ApiError, ErrorCode, Money, is_retryable};
 
-use super::{DecisionReason, ItemId, OutboxItem, Refusal, Write, store};
+use super::{DecisionReason, ItemId, ItemState, OutboxItem, Refusal, Write, store};
 use crate::cache;
 use crate::core::{Core, GateReason, Sender};
 use crate::events::Connectivity;
@@ -151,6 +151,34 @@ fn refusal_of(err: &ApiError) -> Option<Refusal> {
     })
 }
 
+/// The service's time now, read with GET /v1/me. None when it does not answer: then
+/// the item waits (its own backoff, or the service-wide wait the answer asked for).
+async fn fresh_service_time(core: &Core, sender: &Sender, item: &OutboxItem) -> Option<Timestamp> {
+    match sender.client.me().await {
+        Ok(me) => {
+            core.observe_answer(me.date, me.rate_limit.as_ref());
+            core.service_now()
+        }
+        Err(err) => {
+            core.observe_failure(&err);
+            let wait = match core
+                .config
+                .retry
+                .decide(&err, item.attempts + 1, core.now())
+            {
+                Decision::RetryAfter(wait) => wait,
+                Decision::GiveUp => core.config.retry.max_delay,
+            }
+            .max(core.config.retry.initial_delay);
+            match holds_the_whole_service(&err) {
+                Some(reason) => core.set_gate(wait, reason),
+                None => core.back_off(item.id, wait),
+            }
+            None
+        }
+    }
+}
+
 /// Sends one item once, under `sender`'s key. The caller holds `core.send_lock`.
 ///
 /// Before anything leaves, an item that may already have reached the service is
@@ -165,6 +193,11 @@ pub(crate) async fn send_item(
     mode: Mode,
 ) -> rusqlite::Result<Report> {
     let mut report = Report::default();
+    if store::get(&core.db(), id)?.is_some_and(|i| i.state == ItemState::Sending) {
+        // The caller holds the send lock, so no attempt of it is under way: one was
+        // cut short (an error storing its outcome). It may have arrived.
+        store::interrupted_attempt_may_have_arrived(&core.db(), id)?;
+    }
     let Some(item) = store::get(&core.db(), id)? else {
         return Ok(report);
     };
@@ -175,28 +208,15 @@ pub(crate) async fn send_item(
     if let Some(first) = item.may_have_arrived_at
         && !item.resend_approved
     {
-        if item.arrived_key.as_ref().is_some_and(|k| *k != sender.key) {
-            let reason = DecisionReason::SentUnderAnotherKey {
-                first_attempt_at: first,
-            };
-            store::mark_needs_decision(&core.db(), id, &reason, None)?;
+        // Under the sender's lock, so a key connected meanwhile (which releases the
+        // items held for it) cannot slip between this check and the hold.
+        if core.hold_for_its_key(&item, first)? {
             core.publish_item(id);
             return Ok(report);
         }
         // Its age is told on the service's clock, read afresh: a reading carried
         // forward on the till's monotonic clock misses a night the till slept through.
-        let service_now = match sender.client.me().await {
-            Ok(me) => {
-                core.observe_answer(me.date, me.rate_limit.as_ref());
-                core.service_now()
-            }
-            Err(err) => {
-                core.observe_failure(&err);
-                None
-            }
-        };
-        let Some(service_now) = service_now else {
-            core.back_off(id, core.config.retry.initial_delay);
+        let Some(service_now) = fresh_service_time(core, sender, &item).await else {
             return Ok(report);
         };
         let age = match item.arrived_service_at {
@@ -220,8 +240,16 @@ pub(crate) async fn send_item(
         core.publish_item(id);
         return Ok(report);
     }
-    let service_at = core.service_now();
-    if !store::mark_sending(&core.db(), id, now, &sender.key, service_at)? {
+    // Every attempt records the service's time, so the 23-hour rule never falls back
+    // to the till's clock for it.
+    let service_at = match core.service_now() {
+        Some(at) => at,
+        None => match fresh_service_time(core, sender, &item).await {
+            Some(at) => at,
+            None => return Ok(report),
+        },
+    };
+    if !store::mark_sending(&core.db(), id, now, &sender.key, Some(service_at))? {
         // A person closed it meanwhile: nothing leaves.
         return Ok(report);
     }
@@ -256,7 +284,9 @@ pub(crate) async fn send_item(
             {
                 Decision::RetryAfter(wait) => wait,
                 Decision::GiveUp => core.config.retry.max_delay,
-            };
+            }
+            // A `Retry-After: 0` (or a date past) must not make a tight loop.
+            .max(core.config.retry.initial_delay);
             match holds_the_whole_service(&err) {
                 Some(reason) => core.set_gate(wait, reason),
                 None => core.back_off(id, wait),
@@ -336,10 +366,10 @@ pub(crate) async fn run_worker(core: Arc<Core>) {
             }
             continue;
         }
-        let Some(sender) = core.sender() else {
+        if core.sender().is_none() {
             core.wake.notified().await;
             continue;
-        };
+        }
         if core.connectivity() == Connectivity::KeyRefused {
             // Woken by a new key, or by the prober finding the key works again.
             wait_a_little(&core, Duration::from_secs(5)).await;
@@ -370,6 +400,10 @@ pub(crate) async fn run_worker(core: Arc<Core>) {
         if core.gate().is_some() || core.is_claimed(item.id) || core.is_backing_off(item.id) {
             continue;
         }
+        // Read again under the send lock: the key may have changed while it waited.
+        let Some(sender) = core.sender() else {
+            continue;
+        };
         if let Err(err) = send_item(&core, &sender, item.id, Mode::Background).await {
             tracing::error!(%err, "outbox: storing an outcome");
             drop(_sending);

@@ -255,9 +255,12 @@ pub(crate) fn attempt_failed(
     error: &str,
 ) -> rusqlite::Result<()> {
     if may_have_arrived {
+        // A new attempt that may have arrived: a person's earlier "send again" covered
+        // the attempts before it, not this one.
         conn.execute(
             &format!(
-                "UPDATE outbox SET state = 'queued', last_error = ?2, {ARRIVED}
+                "UPDATE outbox SET state = 'queued', last_error = ?2, {ARRIVED},
+                     resend_approved = 0
                  WHERE id = ?1 AND state IN ('queued', 'sending')"
             ),
             params![id.0, error],
@@ -277,7 +280,7 @@ pub(crate) fn attempt_failed(
 pub(crate) fn interrupted_attempts_may_have_arrived(conn: &Connection) -> rusqlite::Result<usize> {
     conn.execute(
         &format!(
-            "UPDATE outbox SET {ARRIVED},
+            "UPDATE outbox SET {ARRIVED}, resend_approved = 0,
                  last_error = COALESCE(last_error, 'the app stopped while this was being sent')
              WHERE state = 'sending'"
         ),
@@ -285,12 +288,46 @@ pub(crate) fn interrupted_attempts_may_have_arrived(conn: &Connection) -> rusqli
     )
 }
 
+/// The same for one item found in `sending` while no attempt of it is under way.
+pub(crate) fn interrupted_attempt_may_have_arrived(
+    conn: &Connection,
+    id: ItemId,
+) -> rusqlite::Result<()> {
+    conn.execute(
+        &format!(
+            "UPDATE outbox SET state = 'queued', {ARRIVED}, resend_approved = 0,
+                 last_error = COALESCE(last_error, 'an attempt was cut short')
+             WHERE id = ?1 AND state = 'sending'"
+        ),
+        [id.0],
+    )?;
+    Ok(())
+}
+
+/// Writes stored by a version that did not record keys, which may have arrived: they
+/// were sent under the key this till kept, so they are marked with it (at open, before
+/// any other key can be connected).
+pub(crate) fn stamp_unrecorded_key(
+    conn: &Connection,
+    key: &KeyFingerprint,
+) -> rusqlite::Result<usize> {
+    conn.execute(
+        "UPDATE outbox SET arrived_key = ?1
+         WHERE may_have_arrived_at IS NOT NULL AND arrived_key IS NULL AND resend_approved = 0
+           AND state IN ('queued', 'sending', 'needs_decision')",
+        [key.as_str()],
+    )
+}
+
 /// A person chose to send an item that needs a decision again: back to `queued`, with
 /// the moment and key of its first attempt that may have arrived kept as they were.
 /// False when it no longer needs a decision.
 pub(crate) fn approve_resend(conn: &Connection, id: ItemId) -> rusqlite::Result<bool> {
+    // What it may have arrived under is the person's to weigh now; the next attempt that
+    // may arrive records its own key and time (and ends the approval).
     let changed = conn.execute(
-        "UPDATE outbox SET state = 'queued', reason = NULL, resend_approved = 1
+        "UPDATE outbox SET state = 'queued', reason = NULL, resend_approved = 1,
+             arrived_key = NULL, arrived_service_at = NULL
          WHERE id = ?1 AND state = 'needs_decision'",
         [id.0],
     )?;
@@ -319,7 +356,7 @@ pub(crate) fn mark_done(
     conn.execute(
         "UPDATE outbox SET state = 'done', answer = ?2, replayed = ?3, request_id = ?4,
              closed_at = ?5, last_error = NULL
-         WHERE id = ?1",
+         WHERE id = ?1 AND state IN ('queued', 'sending')",
         params![
             id.0,
             serde_json::to_string(answer).expect("answers serialize"),
@@ -341,7 +378,7 @@ pub(crate) fn mark_refused(
     conn.execute(
         "UPDATE outbox SET state = 'refused', problem_code = ?2, problem_detail = ?3,
              request_id = ?4, closed_at = ?5
-         WHERE id = ?1",
+         WHERE id = ?1 AND state IN ('queued', 'sending')",
         params![
             id.0,
             refusal.code,
@@ -365,7 +402,7 @@ pub(crate) fn mark_needs_decision(
              problem_code = COALESCE(?3, problem_code),
              problem_detail = COALESCE(?4, problem_detail),
              request_id = COALESCE(?5, request_id)
-         WHERE id = ?1",
+         WHERE id = ?1 AND state IN ('queued', 'sending')",
         params![
             id.0,
             serde_json::to_string(reason).expect("reasons serialize"),
@@ -568,6 +605,52 @@ mod tests {
             get(&conn, sending).unwrap().unwrap().state,
             ItemState::Sending
         );
+    }
+
+    #[test]
+    fn a_send_again_covers_the_attempts_before_it_and_not_the_next() {
+        let (_dir, mut conn) = setup();
+        let t0: Timestamp = "2026-11-22T09:15:00Z".parse().unwrap();
+        let a = KeyFingerprint::from_stored("aaaaaaaaaaaaaaaa".into());
+        let b = KeyFingerprint::from_stored("bbbbbbbbbbbbbbbb".into());
+        let id = enqueue(&mut conn, &visit("card_1"), &key(1), t0, None).unwrap();
+        mark_sending(&conn, id, t0, &a, Some(t0)).unwrap();
+        attempt_failed(&conn, id, true, "connection closed").unwrap();
+        mark_needs_decision(&conn, id, &DecisionReason::BodyChanged, None).unwrap();
+        assert!(approve_resend(&conn, id).unwrap());
+        let approved = get(&conn, id).unwrap().unwrap();
+        assert!(approved.resend_approved);
+        assert_eq!(
+            approved.may_have_arrived_at,
+            Some(t0),
+            "the first moment stays"
+        );
+        // The resend, under another key, may have arrived too: no approval covers it.
+        mark_sending(&conn, id, t0, &b, Some(t0)).unwrap();
+        attempt_failed(&conn, id, true, "timed out").unwrap();
+        let again = get(&conn, id).unwrap().unwrap();
+        assert!(!again.resend_approved);
+        assert_eq!(again.arrived_key, Some(b));
+        assert_eq!(again.may_have_arrived_at, Some(t0));
+    }
+
+    #[test]
+    fn an_outcome_never_reopens_an_item_a_person_closed() {
+        let (_dir, mut conn) = setup();
+        let now = Timestamp::UNIX_EPOCH;
+        let id = enqueue(&mut conn, &visit("card_1"), &key(1), now, None).unwrap();
+        assert!(discard(&conn, id, "", now).unwrap());
+        mark_needs_decision(&conn, id, &DecisionReason::BodyChanged, None).unwrap();
+        let refusal = Refusal {
+            code: "card_not_active".into(),
+            detail: None,
+            request_id: None,
+        };
+        mark_refused(&conn, id, &refusal, now).unwrap();
+        let closed = get(&conn, id).unwrap().unwrap();
+        assert_eq!(closed.state, ItemState::Refused);
+        assert!(closed.reason.is_none() && closed.refusal.is_none());
+        assert!(closed.resolution.is_some());
     }
 
     #[test]

@@ -478,3 +478,50 @@ async fn cashiers_and_the_sender_never_wait_for_each_other() {
         assert_eq!(env.scans_of(customer).await.len(), 30, "each write once");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_repeat_visit_asked_again_after_its_replacement_was_withdrawn_is_refused_not_a_crash() {
+    let mut env = Env::start().await;
+    let (card, customer) = env.new_visit_card().await;
+    let counter = env.counter().await;
+    counter
+        .record_scan(card.clone(), ScanAction::Visit, None)
+        .await
+        .unwrap();
+    let ScanOutcome::NeedsConfirmation { item, .. } = counter
+        .record_scan(card.clone(), ScanAction::Visit, None)
+        .await
+        .unwrap()
+    else {
+        panic!("expected the repeat-visit question");
+    };
+    env.stop().await;
+    let ScanOutcome::Queued {
+        item: replacement, ..
+    } = counter.confirm_repeat_visit(item).await.unwrap()
+    else {
+        panic!("expected queued");
+    };
+    counter.discard(replacement, "customer left").unwrap();
+    // A stale screen asks again.
+    let again = counter.confirm_repeat_visit(item).await;
+    assert!(matches!(again, Err(Error::NotAllowed(_))), "{again:?}");
+    env.restart().await;
+    assert_eq!(kinds(&env.scans_of(&customer).await), ["visit"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_balance_read_never_holds_the_cashier() {
+    let env = Env::start().await;
+    let gift = env.gift_card(50).await;
+    let counter = env.counter().await;
+    counter.refresh_gift_card(&gift).await.unwrap();
+    env.fault(json!({"path": format!("/v1/gift_cards/{gift}"), "count": 1, "delay_ms": 4000}))
+        .await;
+    // Not read within the cashier's wait: the till goes on as if offline, where the
+    // manager's policy (off by default) refuses, at once.
+    let paid = counter.take_payment(gift.clone(), "5", None).await;
+    assert!(matches!(paid, Err(Error::OfflinePolicy(_))), "{paid:?}");
+    assert!(counter.queue(false, 10).unwrap().is_empty());
+    assert!(env.spends_of(&gift).await.is_empty());
+}

@@ -128,8 +128,13 @@ async fn every_answer(State(state): State<AppState>, mut req: Request, next: Nex
                         dropping = true;
                         req.extensions_mut().insert(DropAfterCommit);
                     }
-                    Some(FaultAction::Delay(ms)) => {
+                    // A write holds after its Idempotency-Key is marked in progress
+                    // (write.rs); anything else holds here, before it is handled.
+                    Some(FaultAction::Delay(ms)) if req.method() == axum::http::Method::POST => {
                         req.extensions_mut().insert(Delay(ms));
+                    }
+                    Some(FaultAction::Delay(ms)) => {
+                        tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
                     }
                     _ => {}
                 }
