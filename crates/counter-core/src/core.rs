@@ -420,15 +420,12 @@ impl Core {
 
     /// Publishes an item's new state and the queue's counts.
     pub(crate) fn publish_item(&self, id: ItemId) {
-        let (item, counts) = {
+        let (state, counts) = {
             let db = self.db();
-            (store::get(&db, id), store::counts(&db))
+            (store::state_of(&db, id), store::counts(&db))
         };
-        if let Ok(Some(item)) = item {
-            self.events.publish(Event::ItemChanged {
-                id,
-                state: item.state,
-            });
+        if let Ok(Some(state)) = state {
+            self.events.publish(Event::ItemChanged { id, state });
         }
         if let Ok(counts) = counts {
             self.events.publish(Event::QueueCounts(counts));

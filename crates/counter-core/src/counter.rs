@@ -643,6 +643,15 @@ impl Counter {
     /// holds the counter.
     async fn attend(&self, id: ItemId) -> Result<(OutboxItem, Report), Error> {
         let core = self.core.clone();
+        if core.sender().is_none()
+            || !core.connectivity().may_call_service()
+            || core.gate().is_some()
+        {
+            // Nothing would be sent now: the write waits for the worker.
+            core.unclaim(id);
+            core.publish_item(id);
+            return Ok((outcome_state(&core, id)?, Report::default()));
+        }
         let waiting = Arc::new(AtomicBool::new(true));
         let mut attempt = tokio::spawn(send_claimed(core.clone(), id, waiting.clone()));
         {

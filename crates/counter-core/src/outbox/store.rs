@@ -123,6 +123,15 @@ pub(crate) fn get(conn: &Connection, id: ItemId) -> rusqlite::Result<Option<Outb
     .optional()
 }
 
+/// An item's state alone (what an event says), without reading the whole row.
+pub(crate) fn state_of(conn: &Connection, id: ItemId) -> rusqlite::Result<Option<ItemState>> {
+    let state: Option<String> = conn
+        .prepare_cached("SELECT state FROM outbox WHERE id = ?1")?
+        .query_row([id.0], |r| r.get(0))
+        .optional()?;
+    Ok(state.and_then(|s| ItemState::parse(&s)))
+}
+
 /// Items, newest first; with `open_only`, those still queued, sending or needing a decision.
 pub(crate) fn list(
     conn: &Connection,
