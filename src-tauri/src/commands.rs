@@ -190,7 +190,7 @@ pub async fn read_card(
     let Scanned::Card { id } = counter_core::scanner::read(&card_id) else {
         return Err(CommandError::new(
             "invalid_card",
-            format!("{card_id:?} is not a loyalty card id."),
+            format!("{:?} is not a loyalty card id.", shown(&card_id)),
         ));
     };
     let session = till.session().await;
@@ -212,7 +212,7 @@ pub async fn record_scan(
         other => {
             return Err(CommandError::new(
                 "invalid_action",
-                format!("{other:?} is not a counter action."),
+                format!("{:?} is not a counter action.", shown(other)),
             ));
         }
     };
@@ -396,4 +396,10 @@ pub async fn enrol(
         send_welcome,
     };
     Ok(session.counter.enrol(enrolment).await?.into())
+}
+
+/// The start of what was given, for an error: enough to recognise it, never a huge
+/// paste echoed back.
+fn shown(given: &str) -> String {
+    given.chars().take(64).collect()
 }

@@ -964,11 +964,18 @@ impl OfflinePolicyView {
                     .ok()
                     .filter(|d| d.is_sign_positive() && !d.is_zero())
                     .map(Some)
-                    .ok_or_else(|| format!("{t:?} is not an amount.")),
+                    .ok_or_else(|| {
+                        format!(
+                            "{:?} is not an amount.",
+                            t.chars().take(32).collect::<String>()
+                        )
+                    }),
             }
         };
-        let currency = loyalty_api::Currency::new(self.currency.trim())
-            .map_err(|_| format!("{:?} is not a currency code.", self.currency))?;
+        let currency = loyalty_api::Currency::new(self.currency.trim()).map_err(|_| {
+            let given: String = self.currency.chars().take(8).collect();
+            format!("{given:?} is not a currency code.")
+        })?;
         current.allowed = self.allowed;
         current.balance_max_age_minutes = self.balance_max_age_minutes;
         current.set_caps(counter_core::payment::CurrencyCaps {

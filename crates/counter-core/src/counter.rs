@@ -1025,6 +1025,7 @@ impl Counter {
 
     /// A pass (its goal and reward), read from the service now.
     pub async fn pass(&self, id: &PassId) -> Result<PassView, Error> {
+        input::pass(id)?;
         let client = self.core.client().ok_or(Error::NotConnected)?;
         let read = client
             .passes()
@@ -1063,6 +1064,7 @@ impl Counter {
                 Error::NotAllowed("Choose the pass to enrol customers on.".into())
             })?,
         };
+        input::pass(&pass_id)?;
         let wallet = Wallet::parse(&enrolment.wallet);
         if !matches!(wallet, Wallet::Apple | Wallet::Google) {
             return Err(input::InputError::UnknownWallet {

@@ -74,6 +74,7 @@ impl Error {
                 match input {
                     E::NotACard { .. } => "invalid_card",
                     E::NotAGiftCard { .. } => "invalid_gift_card",
+                    E::NotAPass { .. } => "invalid_pass",
                     E::PointsMismatch { .. } | E::PointsOutOfRange { .. } => "invalid_points",
                     E::Empty { .. }
                     | E::TooLong { .. }

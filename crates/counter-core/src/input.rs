@@ -2,7 +2,7 @@
 //! sent: a bad input gets a clear error, as data, and changes nothing. The screens put
 //! the error in the cashier's language.
 
-use loyalty_api::{CardId, GiftCardId, ScanAction};
+use loyalty_api::{CardId, GiftCardId, PassId, ScanAction};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
@@ -37,6 +37,12 @@ pub enum InputError {
     /// Not the id of a gift card.
     #[error("{given:?} is not a gift card id")]
     NotAGiftCard {
+        /// What was given (cut to 64 characters).
+        given: String,
+    },
+    /// Not the id of a pass.
+    #[error("{given:?} is not a pass id")]
+    NotAPass {
         /// What was given (cut to 64 characters).
         given: String,
     },
@@ -119,6 +125,20 @@ pub fn gift_card(id: &GiftCardId) -> Result<(), InputError> {
         _ => Err(InputError::NotAGiftCard {
             given: shown(id.as_str()),
         }),
+    }
+}
+
+/// A pass's id: `pass_` and 8 to 64 letters and digits.
+pub fn pass(id: &PassId) -> Result<(), InputError> {
+    let valid = id.as_str().strip_prefix("pass_").is_some_and(|tail| {
+        (8..=64).contains(&tail.len()) && tail.chars().all(|c| c.is_ascii_alphanumeric())
+    });
+    if valid {
+        Ok(())
+    } else {
+        Err(InputError::NotAPass {
+            given: shown(id.as_str()),
+        })
     }
 }
 
