@@ -161,22 +161,26 @@ async fn fresh_service_time(core: &Core, sender: &Sender, item: &OutboxItem) -> 
         }
         Err(err) => {
             core.observe_failure(&err);
-            let wait = match core
-                .config
-                .retry
-                .decide(&err, item.attempts + 1, core.now())
-            {
-                Decision::RetryAfter(wait) => wait,
-                Decision::GiveUp => core.config.retry.max_delay,
-            }
-            .max(core.config.retry.initial_delay);
-            match holds_the_whole_service(&err) {
-                Some(reason) => core.set_gate(wait, reason),
-                None => core.back_off(item.id, wait),
-            }
+            wait_after(core, &err, item);
             None
         }
     }
+}
+
+/// After a retryable failure of `item`'s attempt (or of the read before it): the
+/// policy's wait, never below the first backoff (a `Retry-After: 0`, or a date past,
+/// must not make a tight loop), held by the whole service or by this item alone.
+fn wait_after(core: &Core, err: &ApiError, item: &OutboxItem) -> Duration {
+    let wait = match core.config.retry.decide(err, item.attempts + 1, core.now()) {
+        Decision::RetryAfter(wait) => wait,
+        Decision::GiveUp => core.config.retry.max_delay,
+    }
+    .max(core.config.retry.initial_delay);
+    match holds_the_whole_service(err) {
+        Some(reason) => core.set_gate(wait, reason),
+        None => core.back_off(item.id, wait),
+    }
+    wait
 }
 
 /// Sends one item once, under `sender`'s key. The caller holds `core.send_lock`.
@@ -277,20 +281,7 @@ pub(crate) async fn send_item(
         Err(err) if is_retryable(&err) => {
             core.observe_failure(&err);
             store::attempt_failed(&core.db(), id, may_have_arrived(&err), &err.to_string())?;
-            let wait = match core
-                .config
-                .retry
-                .decide(&err, item.attempts + 1, core.now())
-            {
-                Decision::RetryAfter(wait) => wait,
-                Decision::GiveUp => core.config.retry.max_delay,
-            }
-            // A `Retry-After: 0` (or a date past) must not make a tight loop.
-            .max(core.config.retry.initial_delay);
-            match holds_the_whole_service(&err) {
-                Some(reason) => core.set_gate(wait, reason),
-                None => core.back_off(id, wait),
-            }
+            let wait = wait_after(core, &err, &item);
             tracing::debug!(%id, ?wait, error = %err, "write will be retried");
         }
         Err(err) => {
