@@ -12,14 +12,14 @@ UI_SOURCES := $(shell find ui/src ui/public -type f 2>/dev/null) ui/index.html u
 # The end-to-end tests need a display and a D-Bus session; Xvfb provides the display.
 HEADLESS := xvfb-run -a -s '-screen 0 1280x800x24' dbus-run-session --
 
-.PHONY: demo test setup setup-test ui app lint rust-test ui-test bindings-fresh api-fuzz keychain-test fuzz e2e e2e-shots bench soak soak-short
+.PHONY: demo test setup setup-test ui app build lint rust-test ui-test bindings-fresh api-fuzz keychain-test fuzz e2e e2e-shots bench soak soak-short
 
 ## demo: install what is missing, build, and open the app on the built-in demo business.
 demo: setup app
 	$(APP) --demo
 
 ## test: install what is missing, then every check and test, end-to-end included.
-test: setup-test lint rust-test ui-test bindings-fresh api-fuzz keychain-test soak-short e2e
+test: setup-test build lint rust-test ui-test bindings-fresh api-fuzz keychain-test soak-short e2e
 
 setup:
 	@scripts/setup.sh build
@@ -32,15 +32,22 @@ $(UI_DIST): $(UI_SOURCES)
 
 ui: setup $(UI_DIST)
 
+## app: only the app (what `make demo` opens).
 app: ui
-	cargo build --workspace $(FEATURES)
+	cargo build -p loyalty-counter $(FEATURES)
+
+# Everything the tests run, in one cargo run: the app, the soak, every test binary and
+# example. One run means one feature resolution, so the test runs below (which ask for
+# the same workspace and features) find every crate built and compile nothing again.
+build: setup $(UI_DIST)
+	cargo build --workspace --all-targets $(FEATURES)
 
 lint: $(UI_DIST)
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets $(FEATURES) -- -D warnings
 	npm --prefix ui run check --silent
 
-rust-test: $(UI_DIST)
+rust-test: build
 	cargo test --workspace --exclude loyalty-counter-e2e $(FEATURES)
 
 ui-test:
@@ -54,12 +61,12 @@ ui-test:
 # `soak` is the full run (5,000 writes, 61 kills, ~2.5 min). Both use the debug build:
 # a release build costs ~3 min more and the run, paced like a cashier, is barely faster
 # (132 s against 149 s). Data, logs and captured output: target/outbox-soak/.
-# Built by `make app` with the workspace's one feature set, so nothing is compiled twice.
-soak-short: app
+# Built by `make build` with the workspace's one feature set, so nothing is compiled twice.
+soak-short: build
 	target/debug/outbox-soak short
 
 ## soak: the full outbox soak (not part of `make test`).
-soak: setup app
+soak: build
 	target/debug/outbox-soak full
 
 # The TypeScript types of the IPC are generated from Rust by the Rust tests (ts-rs);
@@ -82,15 +89,17 @@ keychain-test: rust-test
 	scripts/keychain-test.sh
 
 ## e2e: only the end-to-end tests, on the built app under Xvfb (one at a time: fixed ports).
-e2e: app
+# Asked as `--workspace --test e2e` (not `-p`): the workspace's feature set, so the
+# binary `make build` made is the one that runs.
+e2e: build
 	rm -rf target/e2e-home
-	$(HEADLESS) cargo test -p loyalty-counter-e2e -- --test-threads=1
+	$(HEADLESS) cargo test --workspace $(FEATURES) --test e2e -- --test-threads=1
 	scripts/no-key-outside-key-files.sh target/e2e-home
 
 ## e2e-shots: a screenshot of every screen, in target/e2e-shots/.
-e2e-shots: app
+e2e-shots: build
 	rm -rf target/e2e-shots
-	E2E_SHOTS_DIR=$(CURDIR)/target/e2e-shots $(HEADLESS) cargo test -p loyalty-counter-e2e -- --test-threads=1
+	E2E_SHOTS_DIR=$(CURDIR)/target/e2e-shots $(HEADLESS) cargo test --workspace $(FEATURES) --test e2e -- --test-threads=1
 	@ls target/e2e-shots
 
 ## bench: throughput and latency figures (release builds; not part of `make test`).

@@ -5,7 +5,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${KEYCHAIN_TEST_IN_SESSION:-}" != 1 ]; then
-  KEYCHAIN_TEST_IN_SESSION=1 exec dbus-run-session -- "$0" "$@"
+  # counter-core's test binary as `make rust-test` built it (same workspace and features,
+  # so cargo only names it), run directly inside the session below.
+  tests=$(cargo test --workspace --exclude loyalty-counter-e2e --features loyalty-counter/custom-protocol \
+    --no-run 2>&1 | sed -n 's|.*tests/core/main.rs (\(.*\))$|\1|p')
+  [ -x "$tests" ] || { echo "keychain-test: counter-core's test binary was not found" >&2; exit 1; }
+  KEYCHAIN_TEST_IN_SESSION=1 KEYCHAIN_TEST_BINARY=$tests exec dbus-run-session -- "$0" "$@"
 fi
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -13,6 +18,4 @@ export XDG_DATA_HOME=$scratch/data XDG_RUNTIME_DIR=$scratch/run
 mkdir -p "$XDG_DATA_HOME" "$XDG_RUNTIME_DIR"
 chmod 700 "$XDG_RUNTIME_DIR"
 printf 'keychain-test' | gnome-keyring-daemon --unlock --components=secrets >/dev/null
-# The workspace's feature set (as `make rust-test` builds it), so nothing is rebuilt.
-cargo test --workspace --exclude loyalty-counter-e2e --features loyalty-counter/custom-protocol \
-  --test core -- keychain --ignored "$@"
+"$KEYCHAIN_TEST_BINARY" keychain --ignored "$@"

@@ -4,6 +4,8 @@
 fn main() {
     let commands = tauri_build::AppManifest::new().commands(&[
         "app_info",
+        "check_base_url",
+        "check_amount",
         "connect",
         "try_demo",
         "disconnect",
@@ -30,6 +32,13 @@ fn main() {
         "pass",
         "passes",
         "enrol",
+        "pin_status",
+        "set_pin",
+        "check_pin",
+        "change_pin",
+        "manager_leaves",
+        "issue_choices",
+        "issue_gift_card",
     ]);
     tauri_build::try_build(tauri_build::Attributes::new().app_manifest(commands))
         .expect("tauri-build failed");

@@ -2,9 +2,14 @@
 //! call one function of the till, map the error. Each is declared in `build.rs` and
 //! granted in `capabilities/default.json`.
 
-use counter_core::ItemId;
+use counter_core::input::InputError;
+use counter_core::kinds::{Abilities, ScanAction, Scope};
+use counter_core::offer::CardActions;
+use counter_core::payment::AmountError;
+use counter_core::pin::PinStatus;
 use counter_core::scanner::Scanned;
-use loyalty_api::{CardId, GiftCardId, PassId, ScanAction};
+use counter_core::{ErrorCode, IssueChoices, ItemId};
+use loyalty_api::{CardId, GiftCardId, PassId};
 use rust_decimal::Decimal;
 use serde::Serialize;
 use tauri::{Manager, State};
@@ -14,13 +19,14 @@ use crate::CommandError;
 use crate::till::Till;
 use crate::trouble::TroubleView;
 use crate::views::{
-    CardPanel, CustomerRow, EnrolReply, FreshCardView, GiftCardPanel, OfflinePolicyView, PassPanel,
-    PaymentReply, QueueItemView, QueueStatus, ScanRead, ScanReply, SyncView,
+    CardPanel, CustomerRow, EnrolReply, FreshCardView, GiftCardPanel, IssueReply,
+    OfflinePolicyView, PassPanel, PaymentReply, QueueItemView, QueueStatus, ScanRead, ScanReply,
+    SyncView,
 };
 
 /// What the app is and where it keeps its data.
 #[derive(Debug, Clone, Serialize, TS)]
-#[ts(export, export_to = "../../ui/src/lib/ipc/bindings/")]
+#[ts(export)]
 pub struct AppInfo {
     /// The product name, "Loyalty Counter".
     pub name: String,
@@ -35,14 +41,16 @@ pub struct AppInfo {
 /// The key the till is connected with, as the UI shows it. The key itself never
 /// crosses to the UI.
 #[derive(Debug, Clone, Serialize, TS)]
-#[ts(export, export_to = "../../ui/src/lib/ipc/bindings/")]
+#[ts(export)]
 pub struct ConnectionView {
     /// The business the key belongs to.
     pub business_name: String,
     /// A test key: the UI shows the TEST banner.
     pub test_mode: bool,
-    /// What the key may do.
-    pub scopes: Vec<String>,
+    /// The key's scopes, to show.
+    pub scopes: Vec<Scope>,
+    /// What the key may do at this till (the core reads it from the scopes).
+    pub may: Abilities,
     /// This is the built-in demo.
     pub demo: bool,
     /// The file the key sits in when no keychain took it.
@@ -51,6 +59,7 @@ pub struct ConnectionView {
 
 impl ConnectionView {
     fn new(connection: counter_core::Connection, demo: bool) -> Self {
+        let may = connection.may();
         let key_file = match connection.key_storage {
             counter_core::secrets::KeyStorage::File { path, .. } => {
                 Some(path.display().to_string())
@@ -58,6 +67,7 @@ impl ConnectionView {
             counter_core::secrets::KeyStorage::Keychain => None,
         };
         Self {
+            may,
             business_name: connection.business_name,
             test_mode: connection.test_mode,
             scopes: connection.scopes,
@@ -74,7 +84,7 @@ pub fn app_info(app: tauri::AppHandle) -> Result<AppInfo, CommandError> {
     let folder = |dir: tauri::Result<std::path::PathBuf>| {
         dir.map(|d| d.display().to_string()).map_err(|e| {
             CommandError::new(
-                "app_dir_unavailable",
+                ErrorCode::AppDirUnavailable,
                 format!("The app's folders are unavailable: {e}"),
             )
         })
@@ -85,6 +95,35 @@ pub fn app_info(app: tauri::AppHandle) -> Result<AppInfo, CommandError> {
         data_dir: folder(paths.app_data_dir())?,
         log_dir: folder(paths.app_log_dir())?,
     })
+}
+
+/// The base URL a person is typing, as the client will use it, or why it cannot be:
+/// https, or plain http to this computer only (the rule lives in the client).
+#[tauri::command]
+pub fn check_base_url(text: String) -> Result<String, CommandError> {
+    loyalty_api::check_base_url(&text)
+        .map(|url| url.as_str().trim_end_matches('/').to_owned())
+        .map_err(|reason| {
+            counter_core::Error::Client(loyalty_api::BuildError::BaseUrl {
+                url: shown(&text),
+                reason,
+            })
+            .into()
+        })
+}
+
+/// The amount a cashier is typing, exact in `currency` ("12,5" is "12.50"), or why it
+/// is none: the core's one rule for amounts.
+#[tauri::command]
+pub fn check_amount(amount: String, currency: String) -> Result<String, CommandError> {
+    let currency = loyalty_api::Currency::new(currency.trim()).map_err(|_| {
+        counter_core::Error::from(counter_core::NotAllowed::NotACurrency {
+            given: currency.chars().take(8).collect(),
+        })
+    })?;
+    counter_core::payment::amount_of(&amount, &currency)
+        .map(|exact| exact.to_string())
+        .map_err(|error| counter_core::Error::from(error).into())
 }
 
 /// Checks the key with the service (GET /v1/me) and, if it is accepted, keeps it.
@@ -163,21 +202,29 @@ pub async fn queue_status(till: State<'_, Till>) -> Result<QueueStatus, CommandE
 #[tauri::command]
 pub async fn read_scan(till: State<'_, Till>, input: String) -> Result<ScanRead, CommandError> {
     let session = till.session().await;
-    Ok(match counter_core::scanner::read(&input) {
-        Scanned::Card { id } => ScanRead::Card {
-            known: session
-                .counter
+    let counter = &session.counter;
+    Ok(match counter.identify(&input).await? {
+        Scanned::Card { id } => {
+            let known = counter
                 .lookup_card(&id)?
-                .as_ref()
-                .map(CardPanel::of_lookup),
-            id: id.as_str().to_owned(),
-        },
+                .map(|known| Box::new(CardPanel::of_lookup(counter, &known)));
+            ScanRead::Card {
+                actions: known.as_ref().map_or_else(
+                    || CardActions::for_unknown_card(counter.may()),
+                    |k| k.actions,
+                ),
+                known,
+                id: id.as_str().to_owned(),
+            }
+        }
         Scanned::GiftCard { id } => ScanRead::GiftCard {
             id: id.as_str().to_owned(),
         },
-        Scanned::NotACard { reason } => ScanRead::NotACard {
-            reason: reason.as_str().to_owned(),
+        // `identify` has looked it up: it was neither kind of card.
+        Scanned::Unknown { .. } => ScanRead::NotACard {
+            reason: counter_core::scanner::NotACard::NotKnown,
         },
+        Scanned::NotACard { reason } => ScanRead::NotACard { reason },
     })
 }
 
@@ -187,14 +234,19 @@ pub async fn read_card(
     till: State<'_, Till>,
     card_id: String,
 ) -> Result<FreshCardView, CommandError> {
-    let Scanned::Card { id } = counter_core::scanner::read(&card_id) else {
-        return Err(CommandError::new(
-            "invalid_card",
-            format!("{:?} is not a loyalty card id.", shown(&card_id)),
-        ));
+    let id = match counter_core::scanner::read(&card_id) {
+        Scanned::Card { id } => id,
+        Scanned::Unknown { code } => CardId::new(code),
+        _ => {
+            return Err(counter_core::Error::from(InputError::NotACard {
+                given: shown(&card_id),
+            })
+            .into());
+        }
     };
     let session = till.session().await;
-    Ok(session.counter.read_card(&id).await?.into())
+    let fresh = session.counter.read_card(&id).await?;
+    Ok(FreshCardView::new(&session.counter, fresh))
 }
 
 /// Records a visit, points (negative to deduct) or a redemption on a card.
@@ -202,40 +254,30 @@ pub async fn read_card(
 pub async fn record_scan(
     till: State<'_, Till>,
     card_id: String,
-    action: String,
+    action: ScanAction,
     points: Option<i32>,
 ) -> Result<ScanReply, CommandError> {
-    let action = match action.as_str() {
-        "visit" => ScanAction::Visit,
-        "points" => ScanAction::Points,
-        "redeem" => ScanAction::Redeem,
-        other => {
-            return Err(CommandError::new(
-                "invalid_action",
-                format!("{:?} is not a counter action.", shown(other)),
-            ));
-        }
-    };
     let session = till.session().await;
     let outcome = session
         .counter
-        .record_scan(CardId::new(card_id), action, points.map(Decimal::from))
+        .record_scan(
+            CardId::new(card_id),
+            action.into(),
+            points.map(Decimal::from),
+        )
         .await?;
-    Ok(outcome.into())
+    Ok(ScanReply::new(&session.counter, outcome))
 }
 
 /// The cashier confirms a repeat visit (after the `recent_visit` question).
 #[tauri::command]
 pub async fn confirm_repeat_visit(
     till: State<'_, Till>,
-    item: i32,
+    item: ItemId,
 ) -> Result<ScanReply, CommandError> {
     let session = till.session().await;
-    let outcome = session
-        .counter
-        .confirm_repeat_visit(ItemId(item.into()))
-        .await?;
-    Ok(outcome.into())
+    let outcome = session.counter.confirm_repeat_visit(item).await?;
+    Ok(ScanReply::new(&session.counter, outcome))
 }
 
 /// The queue: open writes only, or the latest of everything.
@@ -245,8 +287,12 @@ pub async fn queue(
     open_only: bool,
 ) -> Result<Vec<QueueItemView>, CommandError> {
     let session = till.session().await;
-    let items = session.counter.queue(open_only, 200)?;
-    Ok(items.iter().map(QueueItemView::from).collect())
+    let counter = &session.counter;
+    let items = counter.queue(open_only, 200)?;
+    Ok(items
+        .iter()
+        .map(|item| QueueItemView::new(counter, item))
+        .collect())
 }
 
 /// Lifts the till's own backoff and sends what is queued.
@@ -261,37 +307,28 @@ pub async fn send_now(till: State<'_, Till>) -> Result<(), CommandError> {
 #[tauri::command]
 pub async fn discard_item(
     till: State<'_, Till>,
-    item: i32,
+    item: ItemId,
     note: String,
 ) -> Result<QueueItemView, CommandError> {
     let session = till.session().await;
-    let closed = session.counter.discard(ItemId(item.into()), &note)?;
-    Ok(QueueItemView::from(&closed))
+    let closed = session.counter.discard(item, &note)?;
+    Ok(QueueItemView::new(&session.counter, &closed))
 }
 
 /// Sends a write that needs a decision again.
 #[tauri::command]
-pub async fn retry_item(till: State<'_, Till>, item: i32) -> Result<(), CommandError> {
+pub async fn retry_item(till: State<'_, Till>, item: ItemId) -> Result<(), CommandError> {
     let session = till.session().await;
-    Ok(session.counter.retry_item(ItemId(item.into()))?)
+    Ok(session.counter.retry_item(item)?)
 }
 
 /// A gift card, read from the service now, or from the till's cache when the service
-/// cannot be reached.
+/// cannot be reached, with what a payment may take.
 #[tauri::command]
 pub async fn gift_card(till: State<'_, Till>, id: String) -> Result<GiftCardPanel, CommandError> {
     let session = till.session().await;
-    let id = GiftCardId::new(id);
-    match session.counter.read_gift_card(&id).await {
-        Ok((read, ledger)) => Ok(GiftCardPanel::read(&read, &ledger)),
-        Err(error @ counter_core::Error::Api(_)) if error.code() == "service_unreachable" => {
-            match session.counter.gift_card(&id)? {
-                Some(cached) => Ok(GiftCardPanel::new(&cached, false)),
-                None => Err(error.into()),
-            }
-        }
-        Err(error) => Err(error.into()),
-    }
+    let read = session.counter.open_gift_card(&GiftCardId::new(id)).await?;
+    Ok(GiftCardPanel::from(read))
 }
 
 /// Takes a payment from a gift card, typed in the card's currency.
@@ -307,8 +344,42 @@ pub async fn take_payment(
     let outcome = session
         .counter
         .take_payment(GiftCardId::new(id), &amount, reference)
-        .await?;
-    Ok(outcome.into())
+        .await;
+    match outcome {
+        Ok(outcome) => Ok(outcome.into()),
+        Err(counter_core::Error::Amount(AmountError::OverBalance { available, .. })) => {
+            Ok(PaymentReply::OverBalance { available })
+        }
+        Err(error) => Err(error.into()),
+    }
+}
+
+/// What the form that issues a gift card offers: currencies (the usual one first) and
+/// the email's languages.
+#[tauri::command]
+pub async fn issue_choices(till: State<'_, Till>) -> Result<IssueChoices, CommandError> {
+    Ok(till.session().await.counter.issue_choices().await?)
+}
+
+/// Issues a gift card (a manager's; checked whole before anything is stored).
+#[tauri::command]
+pub async fn issue_gift_card(
+    till: State<'_, Till>,
+    amount: String,
+    currency: String,
+    locale: String,
+    recipient_name: String,
+    recipient_email: String,
+) -> Result<IssueReply, CommandError> {
+    let session = till.session().await;
+    let issue = counter_core::GiftCardIssue {
+        amount,
+        currency,
+        locale,
+        recipient_name,
+        recipient_email,
+    };
+    Ok(session.counter.issue_gift_card(issue).await?.into())
 }
 
 /// Customers whose name, email or phone start with what was typed (local cache).
@@ -349,17 +420,14 @@ pub async fn save_offline_payments(
     policy: OfflinePolicyView,
 ) -> Result<OfflinePolicyView, CommandError> {
     let session = till.session().await;
-    let mut settings = session.counter.settings()?;
-    settings.offline_payments = policy
-        .policy(settings.offline_payments)
-        .map_err(|message| CommandError::new("invalid_amount", message))?;
-    session.counter.save_settings(&settings)?;
-    let currency = loyalty_api::Currency::new(policy.currency.trim())
-        .map_err(|e| CommandError::new("invalid_amount", e.to_string()))?;
-    Ok(OfflinePolicyView::new(
-        &settings.offline_payments,
-        &currency,
-    ))
+    let saved = policy.policy(session.counter.settings()?.offline_payments)?;
+    session.counter.set_offline_payments(saved.clone())?;
+    let currency = loyalty_api::Currency::new(policy.currency.trim()).map_err(|_| {
+        counter_core::Error::from(counter_core::NotAllowed::NotACurrency {
+            given: policy.currency.chars().take(8).collect(),
+        })
+    })?;
+    Ok(OfflinePolicyView::new(&saved, &currency))
 }
 
 /// A pass (goal and reward), read from the service.
@@ -396,6 +464,41 @@ pub async fn enrol(
         send_welcome,
     };
     Ok(session.counter.enrol(enrolment).await?.into())
+}
+
+/// Where the manager's PIN stands: set or not, tries left, locked until when.
+#[tauri::command]
+pub async fn pin_status(till: State<'_, Till>) -> Result<PinStatus, CommandError> {
+    Ok(till.session().await.counter.pin_status()?)
+}
+
+/// Sets the first manager PIN (4 to 8 digits).
+#[tauri::command]
+pub async fn set_pin(till: State<'_, Till>, pin: String) -> Result<(), CommandError> {
+    Ok(till.session().await.counter.set_pin(&pin)?)
+}
+
+/// Checks the manager PIN (five wrong tries lock it for five minutes).
+#[tauri::command]
+pub async fn check_pin(till: State<'_, Till>, pin: String) -> Result<(), CommandError> {
+    Ok(till.session().await.counter.check_pin(&pin)?)
+}
+
+/// The manager left the manager's screens: the PIN is asked again next time.
+#[tauri::command]
+pub async fn manager_leaves(till: State<'_, Till>) -> Result<(), CommandError> {
+    till.session().await.counter.manager_leaves();
+    Ok(())
+}
+
+/// Changes the manager PIN, the old one first.
+#[tauri::command]
+pub async fn change_pin(
+    till: State<'_, Till>,
+    old: String,
+    new: String,
+) -> Result<(), CommandError> {
+    Ok(till.session().await.counter.change_pin(&old, &new)?)
 }
 
 /// The start of what was given, for an error: enough to recognise it, never a huge

@@ -1,65 +1,61 @@
 //! The error every command returns to the UI.
 
+use counter_core::{ErrorCode, ErrorData};
 use serde::Serialize;
 use ts_rs::TS;
 
-/// An error as it crosses the IPC boundary: the UI branches on `code` and shows its own
-/// words for it; `message` is the English fallback. When the service refused, `code` is
-/// the API's problem code and the details a person may want ("one click away") come
-/// along. Nothing in it is ever secret.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS, thiserror::Error)]
-#[ts(export, export_to = "../../ui/src/lib/ipc/bindings/")]
-#[error("{code}: {message}")]
+use crate::views::RefusalView;
+
+/// An error as it crosses the IPC boundary, as data: the app's own code and what it
+/// carries (amounts, limits, names), or the service's refusal with its HTTP status.
+/// The UI words each in the cashier's language; `message` is English for the details
+/// and the logs, never the sentence. Nothing in it is ever secret.
+#[derive(Debug, Clone, Serialize, TS, thiserror::Error)]
+#[ts(export)]
+#[error("{code:?}: {message}")]
 pub struct CommandError {
-    /// A stable, machine-readable code: an API problem code such as `invalid_api_key`,
-    /// or one of the app's own such as `service_unreachable`.
-    pub code: String,
-    /// A sentence for people, safe to show.
+    /// What went wrong, from the app's one list of codes.
+    pub code: ErrorCode,
+    /// What the error carries for its words, when it carries something.
+    pub data: Option<Box<ErrorData>>,
+    /// The service's refusal (`code` is then `service_refused`): its problem code, its
+    /// HTTP status, its explanation and Request-Id.
+    pub problem: Option<Box<RefusalView>>,
+    /// An English sentence, for the details and the logs.
     pub message: String,
-    /// The HTTP status of the service's refusal, when it refused.
-    pub status: Option<u16>,
-    /// The service's own explanation, when it gave one.
-    pub detail: Option<String>,
-    /// The service's Request-Id, to quote to support.
-    pub request_id: Option<String>,
 }
 
 impl CommandError {
-    /// An error of the app's own, with the given code and message.
-    pub fn new(code: impl Into<String>, message: impl Into<String>) -> Self {
+    /// An error of the shell's own, with no data.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
         Self {
-            code: code.into(),
+            code,
+            data: None,
+            problem: None,
             message: message.into(),
-            status: None,
-            detail: None,
-            request_id: None,
         }
     }
 }
 
 impl From<counter_core::Error> for CommandError {
     fn from(error: counter_core::Error) -> Self {
+        if matches!(
+            error,
+            counter_core::Error::Db(_) | counter_core::Error::Open(_)
+        ) {
+            tracing::error!(%error, "the till's storage failed");
+        }
         let problem = match &error {
-            counter_core::Error::Api(api) => api.problem(),
+            counter_core::Error::Api(api) => {
+                api.problem().map(|p| Box::new(RefusalView::of_problem(p)))
+            }
             _ => None,
         };
-        match problem {
-            Some(problem) => Self {
-                code: problem.code.as_str().to_owned(),
-                message: error.to_string(),
-                status: Some(problem.status),
-                detail: problem.detail.clone(),
-                request_id: problem.request_id.clone(),
-            },
-            None => {
-                if matches!(
-                    error,
-                    counter_core::Error::Db(_) | counter_core::Error::Open(_)
-                ) {
-                    tracing::error!(%error, "the till's storage failed");
-                }
-                Self::new(error.code(), error.to_string())
-            }
+        Self {
+            code: error.code(),
+            data: error.data().map(Box::new),
+            problem,
+            message: error.to_string(),
         }
     }
 }
@@ -67,6 +63,6 @@ impl From<counter_core::Error> for CommandError {
 impl From<crate::demo::DemoError> for CommandError {
     fn from(error: crate::demo::DemoError) -> Self {
         tracing::error!(%error, "the demo did not start");
-        Self::new("demo_failed", error.to_string())
+        Self::new(ErrorCode::DemoFailed, error.to_string())
     }
 }

@@ -53,6 +53,8 @@ pub fn run() {
         })
         .invoke_handler(tauri::generate_handler![
             commands::app_info,
+            commands::check_base_url,
+            commands::check_amount,
             commands::connect,
             commands::try_demo,
             commands::disconnect,
@@ -79,6 +81,13 @@ pub fn run() {
             commands::pass,
             commands::passes,
             commands::enrol,
+            commands::pin_status,
+            commands::set_pin,
+            commands::check_pin,
+            commands::change_pin,
+            commands::manager_leaves,
+            commands::issue_choices,
+            commands::issue_gift_card,
         ])
         .run(tauri::generate_context!())
         .expect("the Tauri runtime failed to start");

@@ -144,10 +144,9 @@ impl Till {
             };
             self.replace(&mut session, next).await;
         }
-        let demo = session
-            .demo
-            .as_ref()
-            .ok_or_else(|| CommandError::new("demo_failed", "The demo stopped."))?;
+        let demo = session.demo.as_ref().ok_or_else(|| {
+            CommandError::new(counter_core::ErrorCode::DemoFailed, "The demo stopped.")
+        })?;
         let (url, key) = (demo.sandbox_url(), demo.test_key().to_owned());
         Ok(session.counter.connect(&url, &key).await?)
     }

@@ -9,7 +9,7 @@ use ts_rs::TS;
 /// anyway, with the queue.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-#[ts(export, export_to = "../../ui/src/lib/ipc/bindings/")]
+#[ts(export)]
 pub enum TroubleView {
     /// The key file cannot be read: connecting with a key replaces it.
     KeyFileUnreadable {

@@ -11,7 +11,7 @@ use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use serde::{Deserialize, Serialize};
 
 use crate::outbox::store;
-use crate::views::{Answer, CardView, CustomerView, GiftCardView};
+use crate::views::{Answer, CardView, CustomerView, GiftCardView, PassView};
 
 fn ts(t: Timestamp) -> String {
     t.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
@@ -270,18 +270,17 @@ pub(crate) fn lookup_card(conn: &Connection, id: &CardId) -> rusqlite::Result<Op
     }))
 }
 
-/// A cached gift card.
-/// The currency most of the gift cards this till has read are in, if it read any.
-pub(crate) fn usual_currency(conn: &Connection) -> rusqlite::Result<Option<String>> {
-    conn.query_row(
+/// The currencies of the gift cards this till has read, the most frequent first.
+pub(crate) fn currencies(conn: &Connection) -> rusqlite::Result<Vec<String>> {
+    conn.prepare_cached(
         "SELECT json_extract(gift_card, '$.currency') AS currency FROM gift_cards
-         WHERE currency IS NOT NULL GROUP BY currency ORDER BY count(*) DESC LIMIT 1",
-        [],
-        |r| r.get(0),
-    )
-    .optional()
+         WHERE currency IS NOT NULL GROUP BY currency ORDER BY count(*) DESC, currency",
+    )?
+    .query_map([], |r| r.get(0))?
+    .collect()
 }
 
+/// A cached gift card.
 pub(crate) fn gift_card(
     conn: &Connection,
     id: &GiftCardId,
@@ -354,6 +353,37 @@ pub(crate) fn search(
     Ok(found)
 }
 
+/// Keeps a pass as read from the service.
+pub(crate) fn put_pass(conn: &Connection, pass: &PassView, now: Timestamp) -> rusqlite::Result<()> {
+    let text = serde_json::to_string(pass).expect("passes serialize");
+    conn.prepare_cached(
+        "INSERT INTO passes (id, pass, read_at) VALUES (?1, ?2, ?3)
+         ON CONFLICT(id) DO UPDATE SET pass = ?2, read_at = ?3",
+    )?
+    .execute(params![pass.id.as_str(), text, now.to_string()])?;
+    Ok(())
+}
+
+/// A pass the till has read, if any (a row this version cannot read is none).
+pub(crate) fn pass(
+    conn: &Connection,
+    id: &loyalty_api::PassId,
+) -> rusqlite::Result<Option<PassView>> {
+    let text: Option<String> = conn
+        .prepare_cached("SELECT pass FROM passes WHERE id = ?1")?
+        .query_row([id.as_str()], |r| r.get(0))
+        .optional()?;
+    Ok(text.and_then(|t| serde_json::from_str(&t).ok()))
+}
+
+/// A cached customer by id.
+pub(crate) fn customer(
+    conn: &Connection,
+    id: &loyalty_api::CustomerId,
+) -> rusqlite::Result<Option<CustomerSummary>> {
+    summary(conn, id.as_str())
+}
+
 /// How many customers are cached.
 pub(crate) fn customer_count(conn: &Connection) -> rusqlite::Result<u64> {
     conn.query_row("SELECT COUNT(*) FROM customers", [], |r| r.get(0))
@@ -374,7 +404,7 @@ mod tests {
             cards: vec![CardView {
                 id: CardId::new(format!("card_{id}")),
                 pass_id: PassId::new("pass_1"),
-                status: "active".into(),
+                status: crate::kinds::CardStatus::Active,
                 visits: 1,
                 points: 0,
                 rewards_available: 0,

@@ -144,6 +144,21 @@ const MIGRATIONS: &[&str] = &[
         UPDATE outbox_counts SET n = n - 1 WHERE state = OLD.state;
     END;
     "#,
+    // 6: the passes the till has read, so that what a card counts (and so what the
+    // counter offers) is known offline and after a restart.
+    r#"
+    CREATE TABLE passes (id TEXT PRIMARY KEY, pass TEXT NOT NULL, read_at TEXT NOT NULL);
+    "#,
+    // 7: the manager's PIN, as an Argon2id hash, with its wrong tries and the moment a
+    // lock began (so a restart does not lift it).
+    r#"
+    CREATE TABLE manager_pin (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        hash TEXT NOT NULL,
+        failures INTEGER NOT NULL DEFAULT 0,
+        locked_at TEXT
+    );
+    "#,
 ];
 
 /// The schema version this build writes.

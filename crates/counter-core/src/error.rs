@@ -1,6 +1,10 @@
-//! The core's one error type. The shell sends `{code, message}` to the UI, which
-//! branches on [`Error::code`], never on the message.
+//! The core's one error type, with the app's own error codes ([`ErrorCode`]) and the
+//! data each error carries ([`ErrorData`]): the screens put both in the cashier's
+//! language and never show the English message as the sentence.
 
+use serde::{Deserialize, Serialize};
+
+use crate::input::InputError;
 use crate::payment::{AmountError, PolicyRefusal, ReferenceError};
 
 /// Why a call of the core failed. Outcomes a cashier expects (queued, refused by the
@@ -50,44 +54,181 @@ pub enum Error {
     /// No such outbox item.
     #[error("no such item in the queue")]
     NoSuchItem,
-    /// The item is not in a state that allows this.
-    #[error("{0}")]
-    NotAllowed(String),
+    /// Not allowed now, and why.
+    #[error(transparent)]
+    NotAllowed(#[from] NotAllowed),
+    /// The manager's PIN was refused.
+    #[error(transparent)]
+    Pin(#[from] crate::pin::PinError),
+}
+
+impl From<crate::pin::PinFailure> for Error {
+    fn from(failure: crate::pin::PinFailure) -> Self {
+        match failure {
+            crate::pin::PinFailure::Refused(refused) => Error::Pin(refused),
+            crate::pin::PinFailure::Db(db) => Error::Db(db),
+        }
+    }
+}
+
+for_the_ui! {
+/// Why something a person asked is not allowed now.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum NotAllowed {
+    /// A queued write that may already have reached the service cannot be withdrawn.
+    #[error("this write may already have reached the service; it cannot be withdrawn")]
+    MayHaveArrived,
+    /// Only a write that needs a decision can be sent again.
+    #[error("only a write that needs a decision can be sent again")]
+    NoDecisionPending,
+    /// Sending this again would get the same answer.
+    #[error("sending this again would get the same answer: record another visit, or discard it")]
+    SameAnswerAgain,
+    /// A write a person already closed.
+    #[error("this write was withdrawn at the counter; the queue keeps it")]
+    Withdrawn,
+    /// Only a visit refused as too recent can be confirmed as a repeat visit.
+    #[error("only a visit refused as too recent can be confirmed as a repeat visit")]
+    NotARecentVisit,
+    /// Enrolling needs a pass, and none was chosen.
+    #[error("choose the pass to enrol customers on")]
+    NoPassChosen,
+    /// Not a currency code.
+    #[error("{given:?} is not a currency code")]
+    NotACurrency {
+        /// What was given (cut to 8 characters).
+        given: String,
+    },
+}
+}
+
+for_the_ui! {
+/// The app's own error codes, one list: each has its words in the UI's languages.
+/// (When the service refused, its own problem code travels beside `ServiceRefused`.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// Another copy of the app holds the till.
+    AlreadyOpen,
+    /// The till's own storage failed.
+    StorageFailed,
+    /// No key is connected.
+    NotConnected,
+    /// The service refused: see its problem.
+    ServiceRefused,
+    /// The service could not be reached.
+    ServiceUnreachable,
+    /// The base URL cannot be used.
+    InvalidBaseUrl,
+    /// The key's text is not a key.
+    InvalidApiKey,
+    /// The key could not be kept.
+    KeyStorageFailed,
+    /// A typed amount was refused.
+    InvalidAmount,
+    /// A payment's reference was refused.
+    InvalidReference,
+    /// Not a loyalty card.
+    InvalidCard,
+    /// Not a gift card.
+    InvalidGiftCard,
+    /// Not a pass.
+    InvalidPass,
+    /// Points that do not fit.
+    InvalidPoints,
+    /// A typed text was refused.
+    InvalidText,
+    /// The offline policy refuses the payment.
+    OfflinePaymentRefused,
+    /// A gift card the till does not know, offline.
+    GiftCardUnknown,
+    /// No such write in the queue.
+    NoSuchItem,
+    /// Not allowed now.
+    NotAllowed,
+    /// The manager's PIN was refused.
+    PinRefused,
+    /// The built-in demo did not start.
+    DemoFailed,
+    /// The app's folders are unavailable.
+    AppDirUnavailable,
+    /// The call did not reach the app (the IPC layer refused it).
+    IpcFailed,
+}
+}
+
+for_the_ui! {
+/// What an error carries for its words: the refused input's figures, limits and names.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", content = "reason", rename_all = "snake_case")]
+pub enum ErrorData {
+    /// Why an amount was refused.
+    Amount(AmountError),
+    /// Why an input was refused.
+    Input(InputError),
+    /// Why a reference was refused.
+    Reference(ReferenceError),
+    /// Why the offline policy refuses.
+    Policy(PolicyRefusal),
+    /// Why it is not allowed now.
+    NotAllowed(NotAllowed),
+    /// Why a base URL cannot be used.
+    BaseUrl(loyalty_api::BaseUrlProblem),
+    /// Why the manager's PIN was refused.
+    Pin(crate::pin::PinError),
+}
 }
 
 impl Error {
     /// A stable code for the UI to branch on.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self {
-            Error::Lock(_) => "already_open",
-            Error::Open(_) | Error::Db(_) => "storage_failed",
-            Error::NotConnected => "not_connected",
-            Error::Api(err) if err.problem().is_some() => "service_refused",
-            Error::Api(_) => "service_unreachable",
-            Error::Client(_) => "invalid_base_url",
-            Error::Key(_) => "invalid_api_key",
-            Error::Secrets(_) => "key_storage_failed",
-            Error::Amount(_) => "invalid_amount",
-            Error::Reference(_) => "invalid_reference",
-            Error::Input(input) => {
-                use crate::input::InputError as E;
-                match input {
-                    E::NotACard { .. } => "invalid_card",
-                    E::NotAGiftCard { .. } => "invalid_gift_card",
-                    E::NotAPass { .. } => "invalid_pass",
-                    E::PointsMismatch { .. } | E::PointsOutOfRange { .. } => "invalid_points",
-                    E::Empty { .. }
-                    | E::TooLong { .. }
-                    | E::ControlCharacter { .. }
-                    | E::NotAnEmail { .. }
-                    | E::NotALanguage { .. }
-                    | E::UnknownWallet { .. } => "invalid_text",
+            Error::Lock(_) => ErrorCode::AlreadyOpen,
+            Error::Open(_) | Error::Db(_) => ErrorCode::StorageFailed,
+            Error::NotConnected => ErrorCode::NotConnected,
+            Error::Api(err) if err.problem().is_some() => ErrorCode::ServiceRefused,
+            Error::Api(_) => ErrorCode::ServiceUnreachable,
+            Error::Client(_) => ErrorCode::InvalidBaseUrl,
+            Error::Key(_) => ErrorCode::InvalidApiKey,
+            Error::Secrets(_) => ErrorCode::KeyStorageFailed,
+            Error::Amount(_) => ErrorCode::InvalidAmount,
+            Error::Reference(_) => ErrorCode::InvalidReference,
+            Error::Input(input) => match input {
+                InputError::NotACard { .. } => ErrorCode::InvalidCard,
+                InputError::NotAGiftCard { .. } => ErrorCode::InvalidGiftCard,
+                InputError::NotAPass { .. } => ErrorCode::InvalidPass,
+                InputError::PointsMismatch { .. } | InputError::PointsOutOfRange { .. } => {
+                    ErrorCode::InvalidPoints
                 }
+                InputError::Empty { .. }
+                | InputError::TooLong { .. }
+                | InputError::ControlCharacter { .. }
+                | InputError::NotAnEmail { .. }
+                | InputError::NotALanguage { .. }
+                | InputError::UnknownWallet { .. } => ErrorCode::InvalidText,
+            },
+            Error::OfflinePolicy(_) => ErrorCode::OfflinePaymentRefused,
+            Error::GiftCardUnknown => ErrorCode::GiftCardUnknown,
+            Error::NoSuchItem => ErrorCode::NoSuchItem,
+            Error::NotAllowed(_) => ErrorCode::NotAllowed,
+            Error::Pin(_) => ErrorCode::PinRefused,
+        }
+    }
+
+    /// The data the error's words need, when it has any.
+    pub fn data(&self) -> Option<ErrorData> {
+        match self {
+            Error::Amount(e) => Some(ErrorData::Amount(e.clone())),
+            Error::Input(e) => Some(ErrorData::Input(e.clone())),
+            Error::Reference(e) => Some(ErrorData::Reference(e.clone())),
+            Error::OfflinePolicy(e) => Some(ErrorData::Policy(e.clone())),
+            Error::NotAllowed(e) => Some(ErrorData::NotAllowed(e.clone())),
+            Error::Pin(e) => Some(ErrorData::Pin(e.clone())),
+            Error::Client(loyalty_api::BuildError::BaseUrl { reason, .. }) => {
+                Some(ErrorData::BaseUrl(*reason))
             }
-            Error::OfflinePolicy(_) => "offline_payment_refused",
-            Error::GiftCardUnknown => "gift_card_unknown",
-            Error::NoSuchItem => "no_such_item",
-            Error::NotAllowed(_) => "not_allowed",
+            _ => None,
         }
     }
 }

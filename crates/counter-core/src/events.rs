@@ -6,6 +6,7 @@ use tokio::sync::broadcast;
 
 use crate::outbox::{ItemId, ItemState, QueueCounts};
 
+for_the_ui! {
 /// Whether the service answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -19,6 +20,7 @@ pub enum Connectivity {
     /// The service answers but refuses the key (revoked, expired, plan ended...):
     /// writes wait for a key that works.
     KeyRefused,
+}
 }
 
 impl Connectivity {

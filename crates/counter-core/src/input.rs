@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::scanner::{self, Scanned};
 
+for_the_ui! {
 /// Which text a person typed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -23,10 +24,12 @@ pub enum TextField {
     /// An email's language.
     Locale,
 }
+}
 
+for_the_ui! {
 /// Why an input is refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
-#[serde(tag = "problem", rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum InputError {
     /// Not the id of a loyalty card.
     #[error("{given:?} is not a loyalty card id")]
@@ -58,6 +61,7 @@ pub enum InputError {
     #[error("points must be a whole number from 1 to {max}, or -1 to -{max} to deduct")]
     PointsOutOfRange {
         /// The most points one scan may add or deduct.
+        #[cfg_attr(feature = "ts", ts(type = "number"))]
         max: i64,
     },
     /// A required text left empty.
@@ -99,6 +103,7 @@ pub enum InputError {
         given: String,
     },
 }
+}
 
 /// The most points one scan may add or deduct: far beyond any real scan, far below
 /// what any number on the way can carry.
@@ -112,6 +117,7 @@ fn shown(text: &str) -> String {
 pub fn card(id: &CardId) -> Result<(), InputError> {
     match scanner::read(id.as_str()) {
         Scanned::Card { id: read } if read == *id => Ok(()),
+        Scanned::Unknown { code } if code == id.as_str() => Ok(()),
         _ => Err(InputError::NotACard {
             given: shown(id.as_str()),
         }),
@@ -122,6 +128,7 @@ pub fn card(id: &CardId) -> Result<(), InputError> {
 pub fn gift_card(id: &GiftCardId) -> Result<(), InputError> {
     match scanner::read(id.as_str()) {
         Scanned::GiftCard { id: read } if read == *id => Ok(()),
+        Scanned::Unknown { code } if code == id.as_str() => Ok(()),
         _ => Err(InputError::NotAGiftCard {
             given: shown(id.as_str()),
         }),
@@ -234,15 +241,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_a_real_card_id_is_a_card() {
+    fn only_an_id_the_scanner_reads_as_is_is_a_card() {
         assert!(card(&CardId::new("card_0Ab1Cd2Ef3Gh4Ij5")).is_ok());
+        // Ids are the service's strings: one without this project's prefix may be a card.
+        assert!(card(&CardId::new("LOY-2026-000042")).is_ok());
         for bad in [
             "",
             "card_",
-            "card_1",
+            "abc",
             " card_0Ab1Cd2Ef3Gh4Ij5",
             "card_0Ab1Cd2E\n",
             "gc_0Ab1Cd2Ef3Gh4Ij5",
+            "../../v1/me",
+            "*4006381333931*",
         ] {
             assert!(card(&CardId::new(bad)).is_err(), "{bad:?}");
         }

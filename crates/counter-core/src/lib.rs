@@ -42,22 +42,35 @@
 
 #![warn(missing_docs)]
 
+/// Marks a type the app's UI receives: with the `ts` feature, the tests export it to
+/// TypeScript beside the shell's types (`ui/src/lib/ipc/bindings/`).
+macro_rules! for_the_ui {
+    ($item:item) => {
+        #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+        $item
+    };
+}
+
 pub mod cache;
 pub mod clock;
 pub mod config;
-mod core;
 mod counter;
 pub mod db;
 mod error;
 pub mod events;
 pub mod ids;
 pub mod input;
+pub mod kinds;
+mod learner;
 pub mod lock;
+pub mod offer;
 pub mod outbox;
 pub mod payment;
+pub mod pin;
 pub mod scanner;
 pub mod secrets;
 pub mod settings;
+mod shared;
 mod sync;
 pub mod trouble;
 pub mod views;
@@ -65,10 +78,11 @@ pub mod views;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::Config;
 pub use counter::{
-    Balance, BroadcastDraft, Connection, Counter, Enrolment, FreshCard, GiftCardIssue,
-    PaymentOutcome, ScanOutcome, WriteOutcome,
+    Balance, BroadcastDraft, CardOffer, Connection, Counter, EnrolOutcome, Enrolment, FreshCard,
+    GiftCardIssue, GiftCardRead, IssueChoices, ItemChoices, MANAGER_IDLE, PaymentOutcome,
+    ScanOutcome, WriteOutcome,
 };
-pub use error::Error;
+pub use error::{Error, ErrorCode, ErrorData, NotAllowed};
 pub use events::{Connectivity, Event};
 pub use ids::{IdSource, SequenceIds, UuidIds};
 pub use outbox::{

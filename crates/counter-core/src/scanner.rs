@@ -3,7 +3,10 @@
 //! Accepted: a bare id (`card_…` for a loyalty card, `gc_…` for a gift card), with
 //! spaces, a trailing Enter or other control characters around or inside it, any
 //! letter case of the prefix, or a URL (a wallet pass link) that carries the id in
-//! its path or query. Anything else is "not a card", with the reason.
+//! its path or query. The API's ids are strings, whatever they look like: a code
+//! without either prefix (a scanner's start and stop characters trimmed) is `Unknown`,
+//! which the counter looks up as a loyalty card, then as a gift card
+//! ([`crate::Counter::identify`]). Anything else is "not a card", with the reason.
 
 use loyalty_api::{CardId, GiftCardId};
 use serde::{Deserialize, Serialize};
@@ -22,6 +25,11 @@ pub enum Scanned {
         /// Its id.
         id: GiftCardId,
     },
+    /// A code without a prefix this till knows: a card of either kind, or neither.
+    Unknown {
+        /// The code.
+        code: String,
+    },
     /// Not something the counter can use.
     NotACard {
         /// Why.
@@ -29,6 +37,7 @@ pub enum Scanned {
     },
 }
 
+for_the_ui! {
 /// Why an input is not a card; the screens say it in the cashier's language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -41,6 +50,11 @@ pub enum NotACard {
     NoCard,
     /// More than one card's id in it.
     SeveralCards,
+    /// A code the service knows as neither a loyalty card nor a gift card.
+    NotKnown,
+    /// A code this till does not know, and the service cannot be reached to ask.
+    NotKnownOffline,
+}
 }
 
 impl NotACard {
@@ -51,6 +65,8 @@ impl NotACard {
             Self::Empty => "empty",
             Self::NoCard => "no_card",
             Self::SeveralCards => "several_cards",
+            Self::NotKnown => "not_known",
+            Self::NotKnownOffline => "not_known_offline",
         }
     }
 }
@@ -86,13 +102,37 @@ pub fn read(input: &str) -> Scanned {
     found.dedup();
     match found.len() {
         1 => found.remove(0),
-        0 => Scanned::NotACard {
-            reason: NotACard::NoCard,
-        },
+        0 => {
+            // Spaces and control characters only at its ends (inside, it is two words),
+            // and a scanner's start and stop characters (`*`, `;`, `?`, `%`...).
+            let code = input
+                .trim_matches(|c: char| c.is_control() || c.is_whitespace())
+                .trim_matches(|c: char| !is_id_char(c) && c != '-');
+            if plausible_id(code) {
+                Scanned::Unknown {
+                    code: code.to_owned(),
+                }
+            } else {
+                Scanned::NotACard {
+                    reason: NotACard::NoCard,
+                }
+            }
+        }
         _ => Scanned::NotACard {
             reason: NotACard::SeveralCards,
         },
     }
+}
+
+/// Whether `text` could be an id the service issued: 4 to 100 letters, digits, `_` or
+/// `-`, starting and ending with a letter or digit.
+pub fn plausible_id(text: &str) -> bool {
+    (4..=100).contains(&text.len())
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        && text.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && text.ends_with(|c: char| c.is_ascii_alphanumeric())
 }
 
 fn token(word: &str) -> Option<Scanned> {
@@ -177,16 +217,33 @@ mod tests {
             assert_eq!(read(input), not_a_card(NotACard::Empty), "{input:?}");
         }
         for input in [
-            "hello",
             "card_",
-            "card_short",
-            "cus_0Ab1Cd2Ef3Gh4Ij5Kl6Mn7O",
+            "abc",
             "https://example.com/",
-            "4006381333931",
+            "two words",
+            "ab.cd",
+            &"x".repeat(101),
         ] {
             assert_eq!(read(input), not_a_card(NotACard::NoCard), "{input:?}");
         }
         assert_eq!(read(&"x".repeat(5000)), not_a_card(NotACard::TooLong));
+    }
+
+    #[test]
+    fn a_code_without_a_known_prefix_is_looked_up_whatever_it_looks_like() {
+        let unknown = |code: &str| Scanned::Unknown { code: code.into() };
+        for (input, code) in [
+            ("4006381333931", "4006381333931"),
+            ("card_short", "card_short"),
+            ("cus_0Ab1Cd2Ef3Gh4Ij5Kl6Mn7O", "cus_0Ab1Cd2Ef3Gh4Ij5Kl6Mn7O"),
+            ("LOY-2026-000042", "LOY-2026-000042"),
+            // A wedge scanner's start and stop characters, its Enter, a person's spaces.
+            ("*4006381333931*\r\n", "4006381333931"),
+            (";LOY-42A?", "LOY-42A"),
+            ("  %hello\t", "hello"),
+        ] {
+            assert_eq!(read(input), unknown(code), "{input:?}");
+        }
     }
 
     #[test]

@@ -40,7 +40,7 @@ pub struct KeptConnection {
     /// Whether it is a test key.
     pub test_mode: bool,
     /// The key's scopes.
-    pub scopes: Vec<String>,
+    pub scopes: Vec<crate::kinds::Scope>,
 }
 
 /// The settings as read, and the ones that could not be.

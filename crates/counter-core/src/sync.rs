@@ -11,9 +11,9 @@ use rusqlite::{OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
 use crate::cache;
-use crate::core::{Core, Sender};
 use crate::error::Error;
 use crate::events::Event;
+use crate::shared::{Core, Sender};
 use crate::views::CustomerView;
 
 const PAGE: u32 = 100;
@@ -112,11 +112,9 @@ pub(crate) async fn full(
                 continue;
             }
             Err(err) => {
-                core.observe_failure(&err);
                 return Err(err.into());
             }
         };
-        core.observe_answer(page.date, page.rate_limit.as_ref());
         let first_page = state.cursor.is_none();
         let customers: Vec<CustomerView> = page.data.data.iter().map(CustomerView::from).collect();
         let next = page
@@ -225,11 +223,9 @@ pub(crate) async fn newer(core: &Core, client: &Client) -> Result<Option<SyncRep
             Ok(Some(page)) => page,
             Ok(None) => break,
             Err(err) => {
-                core.observe_failure(&err);
                 return Err(err.into());
             }
         };
-        core.observe_answer(page.date, page.rate_limit.as_ref());
         let mut db = core.db();
         let tx = db.transaction()?;
         for customer in &page.data.data {

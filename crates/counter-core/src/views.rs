@@ -3,11 +3,12 @@
 
 use jiff::Timestamp;
 use loyalty_api::{
-    CardId, Currency, CustomerId, GiftCardId, GiftCardStatus, MinorUnits, PassId, PaymentId,
-    decimal_string,
+    CardId, Currency, CustomerId, GiftCardId, MinorUnits, PassId, PaymentId, decimal_string,
 };
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
+
+use crate::kinds::{CardStatus, EmailReason, GiftCardStatus, LedgerKind, LoyaltyType, ScanKind};
 
 /// A loyalty card as the service last returned it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -16,8 +17,8 @@ pub struct CardView {
     pub id: CardId,
     /// Its pass.
     pub pass_id: PassId,
-    /// `active`, `deleted`, `replaced`, ...
-    pub status: String,
+    /// Whether it accepts scans.
+    pub status: CardStatus,
     /// Visits counted towards the goal.
     pub visits: i64,
     /// Points held.
@@ -37,7 +38,7 @@ impl From<&loyalty_api::Card> for CardView {
         Self {
             id: card.id.clone(),
             pass_id: card.pass_id.clone(),
-            status: card.status.as_str().to_owned(),
+            status: CardStatus::from(&card.status),
             visits: card.visits,
             points: card.points,
             rewards_available: card.rewards_available,
@@ -84,8 +85,8 @@ impl From<&loyalty_api::Customer> for CustomerView {
 /// The answer to a scan.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScanResultView {
-    /// visit, points or redeem.
-    pub kind: String,
+    /// What it was.
+    pub kind: ScanKind,
     /// The customer.
     pub customer_id: CustomerId,
     /// Visits added by this scan.
@@ -103,7 +104,7 @@ pub struct ScanResultView {
 impl From<&loyalty_api::ScanResult> for ScanResultView {
     fn from(r: &loyalty_api::ScanResult) -> Self {
         Self {
-            kind: r.kind.as_str().to_owned(),
+            kind: ScanKind::from(&r.kind),
             customer_id: r.customer_id.clone(),
             visits_added: r.visits_added,
             points_added: r.points_added,
@@ -119,8 +120,8 @@ impl From<&loyalty_api::ScanResult> for ScanResultView {
 pub struct GiftCardView {
     /// Its id.
     pub id: GiftCardId,
-    /// issued, active, depleted, cancelled.
-    pub status: String,
+    /// Whether it can be spent.
+    pub status: GiftCardStatus,
     /// The card's currency.
     pub currency: Currency,
     /// The amount it was issued with.
@@ -138,7 +139,7 @@ pub struct GiftCardView {
 impl GiftCardView {
     /// Whether payments can be taken (the service decides; this is the cached view).
     pub fn is_active(&self) -> bool {
-        self.status == GiftCardStatus::Active.as_str()
+        self.status == GiftCardStatus::Active
     }
 }
 
@@ -146,7 +147,7 @@ impl From<&loyalty_api::GiftCard> for GiftCardView {
     fn from(g: &loyalty_api::GiftCard) -> Self {
         Self {
             id: g.id.clone(),
-            status: g.status.as_str().to_owned(),
+            status: GiftCardStatus::from(&g.status),
             currency: g.currency.clone(),
             initial_amount: g.initial_amount,
             balance: g.balance,
@@ -159,8 +160,8 @@ impl From<&loyalty_api::GiftCard> for GiftCardView {
 /// An entry of a gift card's ledger.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LedgerEntryView {
-    /// `issue`, `spend`, ...
-    pub kind: String,
+    /// Money taken, or the card's issue.
+    pub kind: LedgerKind,
     /// The amount.
     #[serde(with = "decimal_string")]
     pub amount: Decimal,
@@ -176,7 +177,7 @@ pub struct LedgerEntryView {
 impl From<&loyalty_api::GiftCardTransaction> for LedgerEntryView {
     fn from(t: &loyalty_api::GiftCardTransaction) -> Self {
         Self {
-            kind: t.kind.as_str().to_owned(),
+            kind: LedgerKind::from(&t.kind),
             amount: t.amount,
             balance_after: t.balance_after,
             created_at: t.created_at,
@@ -192,12 +193,15 @@ pub struct PassView {
     pub id: PassId,
     /// Its name.
     pub name: String,
-    /// `visits` or `points`.
-    pub loyalty_type: String,
+    /// What it counts.
+    pub loyalty_type: LoyaltyType,
     /// Visits or points needed for a reward.
     pub goal: i64,
     /// The reward.
     pub reward_title: String,
+    /// Its language (empty in copies kept before it was recorded).
+    #[serde(default)]
+    pub locale: String,
 }
 
 impl From<&loyalty_api::Pass> for PassView {
@@ -205,9 +209,10 @@ impl From<&loyalty_api::Pass> for PassView {
         Self {
             id: p.id.clone(),
             name: p.name.clone(),
-            loyalty_type: p.loyalty_type.as_str().to_owned(),
+            loyalty_type: LoyaltyType::from(&p.loyalty_type),
             goal: p.goal,
             reward_title: p.reward_title.clone(),
+            locale: p.locale.clone(),
         }
     }
 }
@@ -268,6 +273,9 @@ pub enum Answer {
         gift_card: GiftCardView,
         /// Whether the recipient's email went.
         email_sent: bool,
+        /// Why it did not (answers kept before this was recorded have none).
+        #[serde(default)]
+        email_reason: Option<EmailReason>,
     },
 }
 

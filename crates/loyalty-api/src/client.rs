@@ -31,6 +31,17 @@ struct Inner {
     http: reqwest::Client,
     base_url: Url,
     key: ApiKey,
+    observer: Option<Arc<dyn Observer>>,
+}
+
+/// What a client's user learns from every exchange with the service, told by the
+/// client itself after each request (so no call site can forget to).
+pub trait Observer: Send + Sync {
+    /// A success came back, with the service's clock and the key's rate limit when
+    /// the answer carried them.
+    fn answered(&self, date: Option<jiff::Timestamp>, rate_limit: Option<&crate::RateLimit>);
+    /// A request failed: no usable answer, or a problem.
+    fn failed(&self, error: &Error);
 }
 
 impl std::fmt::Debug for Client {
@@ -46,13 +57,13 @@ impl std::fmt::Debug for Client {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum BuildError {
-    /// The base URL is not an absolute http or https URL.
+    /// The base URL cannot be used.
     #[error("invalid base URL {url:?}: {reason}")]
     BaseUrl {
         /// The URL given (its first 100 characters: a huge paste is not echoed back).
         url: String,
         /// Why it was refused.
-        reason: String,
+        reason: BaseUrlProblem,
     },
     /// The User-Agent is not a valid header value.
     #[error("invalid User-Agent")]
@@ -60,6 +71,73 @@ pub enum BuildError {
     /// The HTTP layer could not be set up.
     #[error("HTTP client: {0}")]
     Http(#[source] reqwest::Error),
+}
+
+/// Why a base URL is refused.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize,
+)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+#[serde(rename_all = "snake_case")]
+pub enum BaseUrlProblem {
+    /// Nothing given.
+    #[error("no address")]
+    Empty,
+    /// Not a web address at all.
+    #[error("not a web address")]
+    NotWeb,
+    /// A scheme other than https or http.
+    #[error("not an https or http address")]
+    Scheme,
+    /// Plain http to another computer: the key would cross the network readable.
+    #[error("plain http is only for this computer; use https")]
+    PlainHttp,
+    /// A user name or password in the address.
+    #[error("an address with a user name or password")]
+    Credentials,
+    /// A query or fragment.
+    #[error("a base URL has no query or fragment")]
+    Query,
+}
+
+/// Checks a base URL the way [`ClientBuilder::build`] does: https, or http to this
+/// computer only (the key travels in every request, so it never crosses the network
+/// readable); no user name, password, query or fragment. The answer has no trailing
+/// slash, ready for `/v1/...`.
+pub fn check_base_url(text: &str) -> Result<Url, BaseUrlProblem> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(BaseUrlProblem::Empty);
+    }
+    let mut url = Url::parse(text).map_err(|_| BaseUrlProblem::NotWeb)?;
+    if url.cannot_be_a_base() {
+        return Err(BaseUrlProblem::NotWeb);
+    }
+    let this_computer = url.host_str().is_some_and(|host| {
+        host.eq_ignore_ascii_case("localhost")
+            || host
+                .trim_start_matches('[')
+                .trim_end_matches(']')
+                .parse::<std::net::IpAddr>()
+                .is_ok_and(|ip| ip.is_loopback())
+    });
+    match url.scheme() {
+        "https" => {}
+        "http" if this_computer => {}
+        "http" => return Err(BaseUrlProblem::PlainHttp),
+        _ => return Err(BaseUrlProblem::Scheme),
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(BaseUrlProblem::Credentials);
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(BaseUrlProblem::Query);
+    }
+    // Paths are appended as segments, so the base must not end in an empty one.
+    if let Ok(mut segments) = url.path_segments_mut() {
+        segments.pop_if_empty();
+    }
+    Ok(url)
 }
 
 /// Builds a [`Client`]: base URL and key are required, the rest has defaults.
@@ -70,9 +148,22 @@ pub struct ClientBuilder {
     timeout: Duration,
     connect_timeout: Duration,
     user_agent: String,
+    observer: Option<Arc<dyn Observer>>,
+}
+
+impl std::fmt::Debug for dyn Observer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Observer")
+    }
 }
 
 impl ClientBuilder {
+    /// Tells `observer` of every answer and failure.
+    pub fn observer(mut self, observer: Arc<dyn Observer>) -> Self {
+        self.observer = Some(observer);
+        self
+    }
+
     /// The longest a whole request may take, answer body included (default 30 s).
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
@@ -93,27 +184,10 @@ impl ClientBuilder {
 
     /// Builds the client.
     pub fn build(self) -> Result<Client, BuildError> {
-        let shown = |url: &str| url.chars().take(100).collect::<String>();
-        let mut base_url = Url::parse(&self.base_url).map_err(|e| BuildError::BaseUrl {
-            url: shown(&self.base_url),
-            reason: e.to_string(),
+        let base_url = check_base_url(&self.base_url).map_err(|reason| BuildError::BaseUrl {
+            url: self.base_url.chars().take(100).collect(),
+            reason,
         })?;
-        if !matches!(base_url.scheme(), "http" | "https") || base_url.cannot_be_a_base() {
-            return Err(BuildError::BaseUrl {
-                url: shown(&self.base_url),
-                reason: "not an http or https URL".into(),
-            });
-        }
-        if base_url.query().is_some() || base_url.fragment().is_some() {
-            return Err(BuildError::BaseUrl {
-                url: shown(&self.base_url),
-                reason: "a base URL has no query or fragment".into(),
-            });
-        }
-        // Paths are appended as segments, so the base must not end in an empty one.
-        if let Ok(mut segments) = base_url.path_segments_mut() {
-            segments.pop_if_empty();
-        }
         let user_agent =
             HeaderValue::from_str(&self.user_agent).map_err(|_| BuildError::UserAgent)?;
         let mut headers = HeaderMap::new();
@@ -133,6 +207,7 @@ impl ClientBuilder {
                 http,
                 base_url,
                 key: self.key,
+                observer: self.observer,
             }),
         })
     }
@@ -148,6 +223,7 @@ impl Client {
             timeout: Duration::from_secs(30),
             connect_timeout: Duration::from_secs(10),
             user_agent: DEFAULT_USER_AGENT.to_owned(),
+            observer: None,
         }
     }
 
@@ -214,8 +290,23 @@ impl Client {
     }
 
     /// Sends a request and turns its answer into a [`Response`] or an [`Error`]: the
-    /// only place where statuses, content types and bodies are judged.
+    /// only place where statuses, content types and bodies are judged, and where the
+    /// observer hears of each.
     async fn execute<T: DeserializeOwned>(
+        &self,
+        request: RequestBuilder,
+    ) -> Result<Response<T>, Error> {
+        let result = self.exchange(request).await;
+        if let Some(observer) = &self.inner.observer {
+            match &result {
+                Ok(response) => observer.answered(response.date, response.rate_limit.as_ref()),
+                Err(error) => observer.failed(error),
+            }
+        }
+        result
+    }
+
+    async fn exchange<T: DeserializeOwned>(
         &self,
         request: RequestBuilder,
     ) -> Result<Response<T>, Error> {
@@ -339,14 +430,58 @@ mod tests {
 
     #[test]
     fn a_base_url_that_is_not_http_is_refused() {
-        for bad in ["ftp://x", "not a url", "mailto:a@b", "http://x/?q=1"] {
+        for bad in ["ftp://x", "not a url", "mailto:a@b", "https://x/?q=1"] {
             assert!(Client::new(bad, key()).is_err(), "{bad}");
         }
     }
 
     #[test]
+    fn the_key_never_goes_over_plain_http_to_another_computer() {
+        let check = |text: &str| check_base_url(text).map(|url| url.to_string());
+        assert_eq!(
+            check(" https://api.example.com/ "),
+            Ok("https://api.example.com/".into())
+        );
+        assert_eq!(
+            check("http://127.0.0.1:8787/sandbox/"),
+            Ok("http://127.0.0.1:8787/sandbox".into())
+        );
+        for here in [
+            "http://localhost:8787",
+            "http://[::1]:8787",
+            "http://127.1.2.3",
+        ] {
+            assert!(check(here).is_ok(), "{here}");
+        }
+        assert_eq!(
+            check("http://api.example.com"),
+            Err(BaseUrlProblem::PlainHttp)
+        );
+        assert_eq!(check("http://192.168.1.10"), Err(BaseUrlProblem::PlainHttp));
+        assert!(matches!(
+            Client::new("http://api.example.com", key()),
+            Err(BuildError::BaseUrl {
+                reason: BaseUrlProblem::PlainHttp,
+                ..
+            })
+        ));
+        assert_eq!(check("   "), Err(BaseUrlProblem::Empty));
+        assert_eq!(check("api.example.com"), Err(BaseUrlProblem::NotWeb));
+        assert_eq!(check("javascript:alert(1)"), Err(BaseUrlProblem::NotWeb));
+        assert_eq!(check("ftp://api.example.com"), Err(BaseUrlProblem::Scheme));
+        assert_eq!(
+            check("https://u:p@api.example.com"),
+            Err(BaseUrlProblem::Credentials)
+        );
+        assert_eq!(
+            check("https://api.example.com/#x"),
+            Err(BaseUrlProblem::Query)
+        );
+    }
+
+    #[test]
     fn the_client_never_shows_its_key() {
-        let shown = format!("{:?}", Client::new("http://x", key()).unwrap());
+        let shown = format!("{:?}", Client::new("http://localhost", key()).unwrap());
         assert!(!shown.contains("0123456789"), "{shown}");
     }
 
@@ -356,7 +491,7 @@ mod tests {
         fn send_sync<T: Send + Sync + 'static>() {}
         send_sync::<Error>();
         send_sync::<Client>();
-        let client = Client::new("http://x", key()).unwrap();
+        let client = Client::new("http://localhost", key()).unwrap();
         let idempotency_key = IdempotencyKey::new("k").unwrap();
         let scan = crate::NewScan::visit(crate::CardId::new("card_1"));
         let write = client.scans().create(&idempotency_key, &scan);

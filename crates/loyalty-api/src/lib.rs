@@ -103,7 +103,9 @@ pub mod resources;
 mod response;
 pub mod retry;
 
-pub use client::{BuildError, Client, ClientBuilder, DEFAULT_USER_AGENT};
+pub use client::{
+    BaseUrlProblem, BuildError, Client, ClientBuilder, DEFAULT_USER_AGENT, Observer, check_base_url,
+};
 pub use code::{ErrorCode, ProblemClass};
 pub use error::{Error, TransportError, TransportKind};
 pub use idempotency::{IdempotencyKey, InvalidIdempotencyKey};

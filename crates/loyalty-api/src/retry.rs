@@ -263,6 +263,15 @@ mod tests {
         }
     }
 
+    /// Waits short enough to run on the real clock.
+    fn quick() -> RetryPolicy {
+        RetryPolicy {
+            initial_delay: Duration::from_millis(1),
+            max_delay: Duration::from_millis(2),
+            ..no_jitter()
+        }
+    }
+
     #[test]
     fn connection_failures_timeouts_and_busy_answers_are_retryable() {
         assert!(is_retryable(&transport(TransportKind::Connect, None)));
@@ -406,11 +415,11 @@ mod tests {
         assert_eq!(policy.decide(&busy, 5, now), Decision::GiveUp);
     }
 
-    #[tokio::test(start_paused = true)]
+    #[tokio::test]
     async fn a_write_is_retried_with_the_same_key_until_it_succeeds() {
         let key = IdempotencyKey::new("k-1").unwrap();
         let mut seen = Vec::new();
-        let result = no_jitter()
+        let result = quick()
             .retry_write(&key, |key| {
                 seen.push(key.clone());
                 let n = seen.len();
@@ -428,10 +437,10 @@ mod tests {
         assert!(seen.iter().all(|k| k == &key));
     }
 
-    #[tokio::test(start_paused = true)]
+    #[tokio::test]
     async fn a_final_error_is_returned_at_once() {
         let mut calls = 0;
-        let err = no_jitter()
+        let err = quick()
             .retry(|| {
                 calls += 1;
                 async { Err::<(), _>(problem(409, "card_not_active", None)) }

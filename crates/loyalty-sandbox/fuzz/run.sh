@@ -25,7 +25,9 @@ if [ ! -x "$venv/bin/schemathesis" ]; then
     "$venv/bin/pip" install --quiet "schemathesis==$schemathesis_version"
 fi
 
-(cd "$root" && cargo build --quiet -p loyalty-sandbox --bin loyalty-sandbox)
+# The workspace's one build (as `make build` runs it): asking for this binary alone
+# would resolve other features and compile half the dependencies again.
+(cd "$root" && cargo build --quiet --workspace --all-targets --features loyalty-counter/custom-protocol)
 
 work="$(mktemp -d)"
 "$target/debug/loyalty-sandbox" --listen 127.0.0.1:0 --demo --control \
@@ -50,8 +52,8 @@ if [ -z "$root_url" ] || [ -z "$key" ]; then
     exit 1
 fi
 
-"$venv/bin/python" - "$root_url" "$key" <<'PY'
-import json, sys, urllib.request
+(cd "$work" && "$venv/bin/python" - "$root_url" "$key") <<'PY'
+import datetime, json, sys, urllib.request
 root, key = sys.argv[1], sys.argv[2]
 me = urllib.request.Request(f"{root}/sandbox/v1/me", headers={"Authorization": f"Bearer {key}"})
 business = json.load(urllib.request.urlopen(me))["business"]["id"]
@@ -61,10 +63,36 @@ patch = urllib.request.Request(f"{root}/_sandbox/businesses/{business}", method=
                                data=json.dumps({"rate_limits": limits}).encode(),
                                headers={"Content-Type": "application/json"})
 urllib.request.urlopen(patch).read()
+
+# Ids that exist, for the hooks to put in requests (no schema can say an id exists).
+def api(method, path, body=None, idem=None):
+    headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+    if idem:
+        headers["Idempotency-Key"] = idem
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(f"{root}/sandbox{path}", method=method, data=data, headers=headers)
+    return json.load(urllib.request.urlopen(req))
+customer = api("GET", "/v1/customers?limit=1")["data"][0]
+gift = api("POST", "/v1/gift_cards", {"amount": 500, "currency": "EUR",
+           "recipient": {"name": "Fuzz", "email": "fuzz@example.com"}}, idem="fuzz-gift-card")
+claim = urllib.request.Request(f"{root}/_sandbox/gift_cards/{gift['id']}/claim", method="POST",
+                               data=b"{}", headers={"Content-Type": "application/json"})
+urllib.request.urlopen(claim).read()
+message = {"pass_id": customer["pass_id"], "title": "Fuzz", "body": "A message to cancel.",
+           "audience": "all", "scheduled_at": (datetime.datetime.now(datetime.timezone.utc)
+                                              + datetime.timedelta(days=30)).strftime("%Y-%m-%dT%H:%M:%SZ")}
+preview = api("POST", "/v1/broadcasts", message, idem="fuzz-preview")
+scheduled = api("POST", "/v1/broadcasts/confirm",
+                dict(message, confirmation_token=preview["confirmation_token"]), idem="fuzz-confirm")
+with open("ids.json", "w") as out:
+    json.dump({"root": f"{root}/sandbox", "key": key,
+               "customer": customer["id"], "card": customer["cards"][0]["id"],
+               "pass": customer["pass_id"], "gift_card": gift["id"],
+               "broadcast": scheduled["id"]}, out)
 PY
 
 cd "$work"
-SCHEMATHESIS_HOOKS=hooks PYTHONPATH="$here" "$venv/bin/schemathesis" run \
+FUZZ_IDS="$work/ids.json" SCHEMATHESIS_HOOKS=hooks PYTHONPATH="$here" "$venv/bin/schemathesis" run \
     "$root_url/sandbox/v1/openapi.json" \
     --url "$root_url/sandbox" \
     --header "Authorization: Bearer $key" \
@@ -72,4 +100,4 @@ SCHEMATHESIS_HOOKS=hooks PYTHONPATH="$here" "$venv/bin/schemathesis" run \
     --max-examples "$examples" \
     --workers 2 \
     --generation-database none \
-    --no-color
+    --no-color "${@:2}"

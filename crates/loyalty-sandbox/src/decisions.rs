@@ -13,7 +13,10 @@
 //!   (one status to branch on; the body's `object` says what it is).
 //! - **Ids**: `<prefix>_` and 24 random base62 characters (`biz_`, `key_`, `pass_`,
 //!   `cus_`, `card_`, `scan_`, `gc_`, `gctx_` for ledger entries and payments, `loc_`,
-//!   `ref_`, `we_`, `evt_`, `eff_`, `req_` for request ids).
+//!   `ref_`, `we_`, `evt_`, `eff_`, `req_` for request ids). A business created with
+//!   `"plain_ids": true` (an extension of `POST /_sandbox/businesses`, default false)
+//!   gives its cards and gift cards the 24 characters alone, no prefix: the API says
+//!   ids are strings, and a client must not depend on this server's prefixes.
 //! - **Keys**: `lc_live_` / `lc_test_` and 32 base62 characters; `prefix` is the first
 //!   12 characters. Stored as SHA-256 only, compared in constant time.
 //! - **Timestamps**: UTC, milliseconds, `Z`. **Money**: decimal strings with exactly

@@ -7,8 +7,9 @@
 
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
+use crate::openapi as wire;
 use crate::request_id;
 
 /// Where the `type` URLs of problems point: `{SITE_URL}/developers/errors#<code>`.
@@ -126,6 +127,19 @@ pub struct FieldError {
     pub message: String,
 }
 
+/// The members some problems add to the common ones.
+#[derive(Debug, Clone, Default)]
+pub struct Extra {
+    /// validation_failed: one item per refused field.
+    pub errors: Option<Vec<FieldError>>,
+    /// insufficient_balance on a gift card: its balance.
+    pub(crate) balance: Option<wire::Balance>,
+    /// recent_visit: the card's last visit.
+    pub last_visit_at: Option<String>,
+    /// customer_exists: the existing customer.
+    pub customer_id: Option<String>,
+}
+
 /// A refusal: everything an `application/problem+json` answer says.
 #[derive(Debug, Clone)]
 pub struct Problem {
@@ -139,8 +153,9 @@ pub struct Problem {
     pub detail: String,
     /// The field or parameter concerned.
     pub param: Option<String>,
-    /// Extra members (`errors`, `balance`, `last_visit_at`).
-    pub extra: Map<String, Value>,
+    /// What some problems add: the refused fields, a gift card's balance, a card's
+    /// last visit, the existing customer.
+    pub extra: Extra,
     /// Seconds for a Retry-After header.
     pub retry_after: Option<u64>,
 }
@@ -148,23 +163,29 @@ pub struct Problem {
 impl Problem {
     /// The problem body, with the request id that answered it.
     pub fn body(&self, request_id: &str) -> Value {
-        let mut body = Map::new();
-        body.insert(
-            "type".into(),
-            json!(format!("{SITE_URL}/developers/errors#{}", self.code)),
-        );
-        body.insert("title".into(), json!(self.title));
-        body.insert("status".into(), json!(self.status.as_u16()));
-        body.insert("detail".into(), json!(self.detail));
-        body.insert("code".into(), json!(self.code));
-        if let Some(param) = &self.param {
-            body.insert("param".into(), json!(param));
-        }
-        body.insert("request_id".into(), json!(request_id));
-        for (k, v) in &self.extra {
-            body.insert(k.clone(), v.clone());
-        }
-        Value::Object(body)
+        let extra = self.extra.clone();
+        wire::answer(wire::Problem {
+            r#type: format!("{SITE_URL}/developers/errors#{}", self.code),
+            title: self.title.clone(),
+            status: self.status.as_u16(),
+            detail: self.detail.clone(),
+            code: self.code.clone(),
+            param: self.param.clone(),
+            request_id: request_id.to_owned(),
+            errors: extra.errors.map(|errors| {
+                errors
+                    .into_iter()
+                    .map(|e| wire::FieldError {
+                        param: e.param,
+                        code: e.code.to_owned(),
+                        message: e.message,
+                    })
+                    .collect()
+            }),
+            balance: extra.balance,
+            last_visit_at: extra.last_visit_at,
+            customer_id: extra.customer_id,
+        })
     }
 }
 
@@ -191,7 +212,7 @@ impl ApiError {
             title: code.title().to_owned(),
             detail: detail.into(),
             param: None,
-            extra: Map::new(),
+            extra: Extra::default(),
             retry_after: None,
         }))
     }
@@ -205,9 +226,9 @@ impl ApiError {
     }
 
     /// Adds an extra member to the problem body.
-    pub fn extra(mut self, name: &str, value: Value) -> Self {
+    pub fn extra(mut self, add: impl FnOnce(&mut Extra)) -> Self {
         if let ApiError::Refused(p) = &mut self {
-            p.extra.insert(name.to_owned(), value);
+            add(&mut p.extra);
         }
         self
     }
@@ -232,12 +253,7 @@ impl ApiError {
             many => format!("{} fields were refused.", many.len()),
         };
         let param = errors.first().map(|e| e.param.clone());
-        let items: Vec<Value> = errors
-            .iter()
-            .map(|e| json!({"param": e.param, "code": e.code, "message": e.message}))
-            .collect();
-        let err =
-            ApiError::new(Code::ValidationFailed, detail).extra("errors", Value::Array(items));
+        let err = ApiError::new(Code::ValidationFailed, detail).extra(|x| x.errors = Some(errors));
         match param {
             Some(p) => err.param(p),
             None => err,

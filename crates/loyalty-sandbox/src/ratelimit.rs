@@ -110,6 +110,24 @@ impl RateLimiter {
         entry.1 += 1;
     }
 
+    /// What the key's window holds now, counting nothing: the numbers an answer that
+    /// refuses the key's request before counting it carries (the business's limits,
+    /// as GET /v1/me reports them).
+    pub fn peek(&self, key_id: &str, limits: RateLimits, now_ms: i64) -> Report {
+        let window_ms = window_ms(limits.window_seconds);
+        let start = now_ms - now_ms.rem_euclid(window_ms);
+        let windows = self.windows.lock().unwrap_or_else(|p| p.into_inner());
+        let used = match windows.get(&Counter::Key(key_id.to_owned())) {
+            Some((s, n)) if *s == start => *n,
+            _ => 0,
+        };
+        Report {
+            limits,
+            remaining: limits.requests_per_key.saturating_sub(used),
+            reset: reset_secs(now_ms, limits.window_seconds),
+        }
+    }
+
     /// Counts a request, or refuses it with the report to answer (remaining 0).
     pub fn check(
         &self,
@@ -182,6 +200,20 @@ mod tests {
         assert_eq!(refused.remaining, 0);
         assert_eq!(refused.reset, 59);
         assert!(rl.check("k", "b", false, limits(), t + 60_000).is_ok());
+    }
+
+    #[test]
+    fn a_peek_reports_the_window_without_counting() {
+        let rl = RateLimiter::default();
+        let t = 1_795_338_900_000;
+        rl.check("k", "b", false, limits(), t).unwrap();
+        let seen = rl.peek("k", limits(), t);
+        assert_eq!((seen.remaining, seen.limits), (2, limits()));
+        assert_eq!(
+            rl.peek("k", limits(), t).remaining,
+            2,
+            "a peek counts nothing"
+        );
     }
 
     #[test]

@@ -16,7 +16,7 @@ use anyhow::Context;
 use counter_core::payment::OfflinePaymentPolicy;
 use counter_core::secrets::SecretsConfig;
 use counter_core::{
-    Clock, Config, Counter, Enrolment, Error, PaymentOutcome, ScanOutcome, UuidIds, WriteOutcome,
+    Clock, Config, Counter, EnrolOutcome, Enrolment, Error, PaymentOutcome, ScanOutcome, UuidIds,
 };
 use jiff::{SignedDuration, Timestamp};
 use loyalty_api::{CardId, GiftCardId, Jitter, PassId, RetryPolicy, ScanAction};
@@ -240,10 +240,11 @@ async fn try_step(counter: &Counter, workload: &Workload, index: usize) -> Resul
                 })
                 .await?;
             match outcome {
-                WriteOutcome::Done { .. } => "done".into(),
-                WriteOutcome::Queued { .. } => "queued".into(),
-                WriteOutcome::Refused { refusal, .. } => format!("refused:{}", refusal.code),
-                WriteOutcome::NeedsDecision { .. } => "needs_decision".into(),
+                EnrolOutcome::Enrolled { .. } => "done".into(),
+                EnrolOutcome::Queued { .. } => "queued".into(),
+                EnrolOutcome::AlreadyEnrolled { .. } => "refused:customer_exists".into(),
+                EnrolOutcome::Refused { refusal, .. } => format!("refused:{}", refusal.code),
+                EnrolOutcome::NeedsDecision { .. } => "needs_decision".into(),
             }
         }
     })

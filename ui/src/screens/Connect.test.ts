@@ -1,5 +1,28 @@
 import { fireEvent, render, screen } from '@testing-library/svelte';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import type { CommandError } from '../lib/ipc';
+
+// The client's rule for addresses lives in Rust (tested there); here it answers as the
+// core would, so the screen's part is what is tested: the words and when they show.
+const ipc = vi.hoisted(() => ({
+  savedBaseUrl: vi.fn(async () => null),
+  connect: vi.fn(),
+  tryDemo: vi.fn(),
+  checkBaseUrl: vi.fn(async (text: string) => {
+    if (text.startsWith('http://api.')) {
+      const refused: CommandError = {
+        code: 'invalid_base_url',
+        data: { type: 'base_url', reason: 'plain_http' },
+        problem: null,
+        message: 'plain http',
+      };
+      throw refused;
+    }
+    return text.trim();
+  }),
+}));
+vi.mock('../lib/ipc', () => ipc);
+
 import Connect from './Connect.svelte';
 
 describe('Connect', () => {
@@ -20,9 +43,10 @@ describe('Connect', () => {
     render(Connect);
     const field = screen.getByLabelText('Base URL');
     await fireEvent.input(field, { target: { value: 'http://api.example.com' } });
+    await vi.waitFor(() => expect(ipc.checkBaseUrl).toHaveBeenCalledWith('http://api.example.com'));
     expect(field.getAttribute('aria-invalid')).toBe('false');
     await fireEvent.blur(field);
-    expect(field.getAttribute('aria-invalid')).toBe('true');
+    await vi.waitFor(() => expect(field.getAttribute('aria-invalid')).toBe('true'));
     expect(screen.getByRole('status').textContent).toContain('https://');
   });
 

@@ -30,10 +30,15 @@ pub use write::{Write, WriteKind};
 use crate::secrets::KeyFingerprint;
 use crate::views::Answer;
 
+for_the_ui! {
 /// The number of an outbox item: its place in the order writes were made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct ItemId(pub i64);
+pub struct ItemId(
+    // Ids stay far below 2^53: a JavaScript number holds them exactly.
+    #[cfg_attr(feature = "ts", ts(type = "number"))] pub i64,
+);
+}
 
 impl std::fmt::Display for ItemId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -41,6 +46,7 @@ impl std::fmt::Display for ItemId {
     }
 }
 
+for_the_ui! {
 /// Where an item stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -55,6 +61,7 @@ pub enum ItemState {
     Refused,
     /// A person must choose what to do.
     NeedsDecision,
+}
 }
 
 impl ItemState {
@@ -163,6 +170,16 @@ impl OutboxItem {
                 .refusal
                 .as_ref()
                 .is_some_and(|r| r.code == loyalty_api::ErrorCode::RecentVisit.as_str())
+    }
+
+    /// Whether a person may send it again: it needs a decision, and sending it again
+    /// under its key can change something.
+    pub fn may_be_sent_again(&self) -> bool {
+        self.state == ItemState::NeedsDecision
+            && self
+                .reason
+                .as_ref()
+                .is_some_and(DecisionReason::can_send_again)
     }
 
     /// Whether a person may withdraw it now: it needs a decision, or it is queued and

@@ -13,8 +13,9 @@ use loyalty_api::{Client, Decision, Error as ApiError, ErrorCode, Money, is_retr
 
 use super::{DecisionReason, ItemId, ItemState, OutboxItem, Refusal, Write, store};
 use crate::cache;
-use crate::core::{Core, GateReason, Sender};
 use crate::events::Connectivity;
+use crate::kinds::EmailReason;
+use crate::shared::{Core, GateReason, Sender};
 use crate::views::{Answer, CustomerView, GiftCardView, PaymentView, ScanResultView};
 
 /// Who is waiting for the answer.
@@ -50,13 +51,12 @@ struct Accepted {
     request_id: Option<String>,
 }
 
-async fn attempt(core: &Core, client: &Client, item: &OutboxItem) -> Result<Accepted, ApiError> {
+async fn attempt(client: &Client, item: &OutboxItem) -> Result<Accepted, ApiError> {
     let key = loyalty_api::IdempotencyKey::new(item.idempotency_key.clone())
         .expect("keys are validated when made");
     macro_rules! done {
         ($response:expr, $answer:expr) => {{
             let response = $response;
-            core.observe_answer(response.date, response.rate_limit.as_ref());
             Accepted {
                 answer: $answer(&response.data),
                 replayed: response.replayed,
@@ -90,6 +90,7 @@ async fn attempt(core: &Core, client: &Client, item: &OutboxItem) -> Result<Acce
                 |g: &loyalty_api::IssuedGiftCard| Answer::GiftCard {
                     gift_card: GiftCardView::from(&g.gift_card),
                     email_sent: g.email.sent,
+                    email_reason: g.email.reason.as_ref().map(EmailReason::from),
                 }
             )
         }
@@ -155,12 +156,8 @@ fn refusal_of(err: &ApiError) -> Option<Refusal> {
 /// the item waits (its own backoff, or the service-wide wait the answer asked for).
 async fn fresh_service_time(core: &Core, sender: &Sender, item: &OutboxItem) -> Option<Timestamp> {
     match sender.client.me().await {
-        Ok(me) => {
-            core.observe_answer(me.date, me.rate_limit.as_ref());
-            core.service_now()
-        }
+        Ok(_) => core.service_now(),
         Err(err) => {
-            core.observe_failure(&err);
             wait_after(core, &err, item);
             None
         }
@@ -259,7 +256,7 @@ pub(crate) async fn send_item(
     }
     core.publish_item(id);
 
-    match attempt(core, &sender.client, &item).await {
+    match attempt(&sender.client, &item).await {
         Ok(accepted) => {
             let done_at = core.now();
             {
@@ -279,13 +276,11 @@ pub(crate) async fn send_item(
             tracing::debug!(%id, replayed = accepted.replayed, "write done");
         }
         Err(err) if is_retryable(&err) => {
-            core.observe_failure(&err);
             store::attempt_failed(&core.db(), id, may_have_arrived(&err), &err.to_string())?;
             let wait = wait_after(core, &err, &item);
             tracing::debug!(%id, ?wait, error = %err, "write will be retried");
         }
         Err(err) => {
-            core.observe_failure(&err);
             let refusal = refusal_of(&err);
             let problem = err.problem();
             match (problem, refusal) {

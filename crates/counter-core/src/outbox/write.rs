@@ -108,6 +108,12 @@ pub enum WriteKind {
 }
 
 impl WriteKind {
+    /// Money moved or promised: a payment, a gift card issued. Withdrawing one is a
+    /// manager's decision.
+    pub fn is_money(self) -> bool {
+        matches!(self, WriteKind::Payment | WriteKind::IssueGiftCard)
+    }
+
     pub(crate) fn as_str(self) -> &'static str {
         match self {
             WriteKind::Scan => "scan",

@@ -1,6 +1,6 @@
 //! The customer cache: resumable sync, top-up, search, provisional cards.
 
-use counter_core::{Enrolment, Event, FreshCard, ScanOutcome, WriteOutcome};
+use counter_core::{EnrolOutcome, Enrolment, Event, FreshCard, ScanOutcome};
 use loyalty_api::{CardId, ScanAction};
 use rust_decimal::Decimal;
 use serde_json::json;
@@ -68,13 +68,10 @@ async fn a_card_with_queued_writes_is_provisional_until_the_service_answers() {
         })
         .await
         .unwrap();
-    let WriteOutcome::Done { answer, .. } = enrolled else {
+    let EnrolOutcome::Enrolled { customer, .. } = enrolled else {
         panic!("{enrolled:?}");
     };
-    let counter_core::views::Answer::Customer(customer) = answer else {
-        panic!("{answer:?}");
-    };
-    let card: CardId = customer.cards[0].id.clone();
+    let card: CardId = customer.card_ids[0].clone();
     assert_eq!(counter.search("zoe", 5).unwrap()[0].id, customer.id);
 
     env.stop().await;
@@ -105,7 +102,7 @@ async fn a_pass_is_read_with_its_goal_and_reward() {
         .await
         .unwrap();
     assert_eq!(pass.goal, 10);
-    assert_eq!(pass.loyalty_type, "visits");
+    assert_eq!(pass.loyalty_type, counter_core::kinds::LoyaltyType::Visits);
     assert_eq!(pass.reward_title, "A coffee");
 }
 

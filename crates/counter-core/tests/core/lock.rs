@@ -21,7 +21,7 @@ async fn a_second_counter_on_the_same_data_only_reads_it_and_is_refused_what_own
         .await
         .expect_err("the data is owned");
     assert!(matches!(err, Error::Lock(_)), "{err:?}");
-    assert_eq!(err.code(), "already_open");
+    assert_eq!(err.code(), counter_core::ErrorCode::AlreadyOpen);
     assert!(err.to_string().contains("already open"));
     drop(second);
     first.close().await;
@@ -77,6 +77,6 @@ async fn a_key_the_service_refuses_is_not_kept() {
         )
         .await
         .unwrap_err();
-    assert_eq!(err.code(), "service_refused");
+    assert_eq!(err.code(), counter_core::ErrorCode::ServiceRefused);
     assert!(!env.till_dir().join("api-key").exists());
 }

@@ -3,10 +3,13 @@
 //! with the writes intended: nothing lost, nothing doubled.
 
 mod cache;
+mod identify;
 mod inputs;
 mod keychain;
 mod lock;
+mod manager;
 mod messages;
+mod offers;
 mod opening;
 mod outbox;
 mod payments;
@@ -43,6 +46,15 @@ pub struct Env {
 
 impl Env {
     pub async fn start() -> Env {
+        Self::start_with(false).await
+    }
+
+    /// A business whose cards and gift cards have ids without a type prefix.
+    pub async fn start_with_plain_ids() -> Env {
+        Self::start_with(true).await
+    }
+
+    async fn start_with(plain_ids: bool) -> Env {
         let dir = tempfile::tempdir().unwrap();
         let running = serve(dir.path().join("server.db"), "127.0.0.1:0").await;
         let addr = running.local_addr();
@@ -63,7 +75,8 @@ impl Env {
                 "POST",
                 "/_sandbox/businesses",
                 json!({"name": "Café Test", "pass": {"name": "Points", "loyalty_type": "points",
-                       "goal": 1000, "reward_title": "A cake", "locale": "en"}}),
+                       "goal": 1000, "reward_title": "A cake", "locale": "en"},
+                       "plain_ids": plain_ids}),
             )
             .await;
         env.business_id = business["id"].as_str().unwrap().to_owned();

@@ -304,6 +304,9 @@ async fn a_write_that_may_have_arrived_more_than_23_hours_ago_needs_a_decision()
     env.clock.advance(SignedDuration::from_hours(24));
     counter.send_now();
     wait_for_state(&counter, unsure, ItemState::NeedsDecision).await;
+    // What a person may decide is the core's answer: send it again, or withdraw it.
+    let choices = counter.choices(&counter.item(unsure).unwrap());
+    assert!(choices.send_again && choices.discard && !choices.confirm_repeat);
     let reason = counter.item(unsure).unwrap().reason.unwrap();
     assert!(
         matches!(reason, DecisionReason::KeyMayBeForgotten { hours: 23, .. }),
@@ -327,6 +330,11 @@ async fn a_write_that_may_have_arrived_more_than_23_hours_ago_needs_a_decision()
         })
     );
     assert_eq!(counter.counts().unwrap().needs_decision, 0);
+    assert_eq!(
+        counter.choices(&discarded),
+        counter_core::ItemChoices::default(),
+        "a closed write offers nothing"
+    );
     assert_eq!(env.scans_of(&customer).await, [("points".into(), 7)]);
 }
 

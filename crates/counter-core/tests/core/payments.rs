@@ -28,7 +28,10 @@ async fn payments_under_over_and_exactly_at_the_balance() {
     let before = counter.queue(false, 100).unwrap().len();
     let over = counter.take_payment(gift.clone(), "30.01", None).await;
     assert!(matches!(over, Err(Error::Amount(_))), "{over:?}");
-    assert_eq!(over.unwrap_err().code(), "invalid_amount");
+    assert_eq!(
+        over.unwrap_err().code(),
+        counter_core::ErrorCode::InvalidAmount
+    );
     for bad in ["0", "-1", "10.001", "abc", "1000000"] {
         assert!(
             counter.take_payment(gift.clone(), bad, None).await.is_err(),
@@ -44,7 +47,10 @@ async fn payments_under_over_and_exactly_at_the_balance() {
     let PaymentOutcome::Paid { payment, .. } = exact else {
         panic!("{exact:?}");
     };
-    assert_eq!(payment.gift_card.status, "depleted");
+    assert_eq!(
+        payment.gift_card.status,
+        counter_core::kinds::GiftCardStatus::Depleted
+    );
     assert_eq!(payment.balance_after, Decimal::ZERO);
 
     assert_eq!(env.spends_of(&gift).await, ["20.00", "30.00"]);
@@ -137,7 +143,10 @@ async fn an_offline_payment_follows_the_policy_and_a_stale_balance_is_refused_by
     let PaymentOutcome::Paid { payment, .. } = left else {
         panic!("{left:?}");
     };
-    assert_eq!(payment.gift_card.status, "depleted");
+    assert_eq!(
+        payment.gift_card.status,
+        counter_core::kinds::GiftCardStatus::Depleted
+    );
     assert_eq!(env.spends_of(&gift).await, ["20.00", "5.00", "25.00"]);
 }
 
@@ -188,9 +197,14 @@ async fn a_gift_card_is_read_with_its_ledger_newest_first() {
     let (card, ledger) = counter.read_gift_card(&gift).await.unwrap();
     assert_eq!(card.gift_card.balance, Decimal::new(3750, 2));
     let spend = &ledger[0];
-    assert_eq!(spend.kind, "spend");
+    assert_eq!(spend.kind, counter_core::kinds::LedgerKind::Spend);
     assert_eq!(spend.amount, Decimal::new(1250, 2));
     assert_eq!(spend.balance_after, Decimal::new(3750, 2));
     assert_eq!(spend.reference.as_deref(), Some("T-7"));
-    assert!(ledger.iter().any(|e| e.kind == "issue"), "{ledger:?}");
+    assert!(
+        ledger
+            .iter()
+            .any(|e| e.kind == counter_core::kinds::LedgerKind::Issue),
+        "{ledger:?}"
+    );
 }

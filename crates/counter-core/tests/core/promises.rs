@@ -45,6 +45,27 @@ async fn mint_key(env: &Env) -> (String, String) {
     )
 }
 
+/// A visit recorded on `card`, then a second one the service asks about (less than 15
+/// minutes later): the refused item a person may confirm.
+async fn a_repeat_visit_question(
+    counter: &counter_core::Counter,
+    card: &loyalty_api::CardId,
+) -> counter_core::ItemId {
+    let first = counter
+        .record_scan(card.clone(), ScanAction::Visit, None)
+        .await
+        .unwrap();
+    assert!(matches!(first, ScanOutcome::Recorded { .. }), "{first:?}");
+    let again = counter
+        .record_scan(card.clone(), ScanAction::Visit, None)
+        .await
+        .unwrap();
+    let ScanOutcome::NeedsConfirmation { item, .. } = again else {
+        panic!("expected the repeat-visit question: {again:?}");
+    };
+    item
+}
+
 fn kinds(scans: &[(String, i64)]) -> Vec<&str> {
     scans.iter().map(|(kind, _)| kind.as_str()).collect()
 }
@@ -140,18 +161,7 @@ async fn a_repeat_visit_is_confirmed_once_however_often_it_is_clicked() {
     let env = Env::start().await;
     let (card, customer) = env.new_visit_card().await;
     let counter = env.counter().await;
-    let first = counter
-        .record_scan(card.clone(), ScanAction::Visit, None)
-        .await
-        .unwrap();
-    assert!(matches!(first, ScanOutcome::Recorded { .. }), "{first:?}");
-    let again = counter
-        .record_scan(card.clone(), ScanAction::Visit, None)
-        .await
-        .unwrap();
-    let ScanOutcome::NeedsConfirmation { item, .. } = again else {
-        panic!("{again:?}");
-    };
+    let item = a_repeat_visit_question(&counter, &card).await;
 
     // A double click: two confirmations at once.
     let (a, b) = tokio::join!(
@@ -178,17 +188,7 @@ async fn a_repeat_visit_confirmed_before_a_crash_is_not_confirmed_again() {
     let mut env = Env::start().await;
     let (card, customer) = env.new_visit_card().await;
     let counter = env.counter().await;
-    counter
-        .record_scan(card.clone(), ScanAction::Visit, None)
-        .await
-        .unwrap();
-    let ScanOutcome::NeedsConfirmation { item, .. } = counter
-        .record_scan(card.clone(), ScanAction::Visit, None)
-        .await
-        .unwrap()
-    else {
-        panic!("expected the repeat-visit question");
-    };
+    let item = a_repeat_visit_question(&counter, &card).await;
     env.stop().await;
     let queued = counter.confirm_repeat_visit(item).await.unwrap();
     let ScanOutcome::Queued {
@@ -391,7 +391,9 @@ async fn payments_that_may_have_arrived_count_against_the_balance() {
         ),
         "{more:?}"
     );
-    // The cashier checks the card (the ledger shows it), and closes the write.
+    // The manager checks the card (the ledger shows it), and closes the write: money is
+    // withdrawn behind the PIN.
+    counter.set_pin("2468").unwrap();
     counter.discard(item, "on the ledger").unwrap();
     let fits = counter
         .take_payment(gift.clone(), "20", None)
@@ -484,17 +486,7 @@ async fn a_repeat_visit_asked_again_after_its_replacement_was_withdrawn_is_refus
     let mut env = Env::start().await;
     let (card, customer) = env.new_visit_card().await;
     let counter = env.counter().await;
-    counter
-        .record_scan(card.clone(), ScanAction::Visit, None)
-        .await
-        .unwrap();
-    let ScanOutcome::NeedsConfirmation { item, .. } = counter
-        .record_scan(card.clone(), ScanAction::Visit, None)
-        .await
-        .unwrap()
-    else {
-        panic!("expected the repeat-visit question");
-    };
+    let item = a_repeat_visit_question(&counter, &card).await;
     env.stop().await;
     let ScanOutcome::Queued {
         item: replacement, ..

@@ -76,7 +76,7 @@ impl Env {
                 created["sandbox_pass_id"].as_str().expect("sandbox pass"),
             ),
             live_pass_id: created["pass_id"].as_str().map(PassId::new),
-            client: Client::new("http://unused", ApiKey::new("lc_test_x").unwrap()).unwrap(),
+            client: Client::new("http://localhost", ApiKey::new("lc_test_x").unwrap()).unwrap(),
         };
         let key = env.key("test", ALL_SCOPES).await;
         env.client = env.sandbox_client(key);

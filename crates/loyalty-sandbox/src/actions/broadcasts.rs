@@ -169,18 +169,22 @@ pub fn preview(
         },
         now_ms,
     )?;
-    Ok(json!({
-        "object": "broadcast_preview",
-        "confirmation_token": token,
-        "expires_at": format_ms(expires_at),
-        "message": {"title": m.title, "body": m.body, "translated": false},
-        "quota": {"remaining": remaining, "total": total},
-        "recipients": {
-            "audience": m.audience,
-            "cards": recipients.cards(),
-            "people": recipients.people(),
+    Ok(crate::openapi::answer(crate::openapi::BroadcastPreview {
+        object: "broadcast_preview".into(),
+        confirmation_token: token,
+        expires_at: format_ms(expires_at),
+        message: crate::openapi::PreviewMessage {
+            title: m.title.clone(),
+            body: m.body.clone(),
+            translated: false,
         },
-        "scheduled_at": m.scheduled_at.map(format_ms),
+        quota: crate::openapi::Quota { remaining, total },
+        recipients: crate::openapi::PreviewRecipients {
+            audience: m.audience.clone(),
+            cards: recipients.cards(),
+            people: recipients.people(),
+        },
+        scheduled_at: m.scheduled_at.map(format_ms),
     }))
 }
 
@@ -273,13 +277,14 @@ pub fn confirm(
         created_at: now_ms,
     };
     broadcasts::insert(conn, &b)?;
-    let answer = json!({
-        "object": "broadcast",
-        "id": b.id,
-        "status": b.status,
-        "recipient_count": b.recipient_count,
-        "sent_count": 0,
-        "scheduled_at": b.scheduled_at.map(format_ms),
+    let answer = crate::openapi::answer(crate::openapi::Broadcast {
+        object: "broadcast".into(),
+        id: b.id.clone(),
+        status: b.status.clone(),
+        recipient_count: Some(b.recipient_count),
+        sent_count: Some(0),
+        scheduled_at: b.scheduled_at.map(format_ms),
+        cancelled_at: None,
     });
     if !scheduled {
         deliver(conn, &mut b, &recipients, now_ms)?;
@@ -381,12 +386,14 @@ pub fn cancel(conn: &Connection, scope: &Scope, id: &str, now_ms: i64) -> ApiRes
             ));
         }
     }
-    Ok(json!({
-        "object": "broadcast",
-        "id": b.id,
-        "status": b.status,
-        "scheduled_at": b.scheduled_at.map(format_ms),
-        "cancelled_at": b.cancelled_at.map(format_ms),
+    Ok(crate::openapi::answer(crate::openapi::Broadcast {
+        object: "broadcast".into(),
+        id: b.id.clone(),
+        status: b.status.clone(),
+        recipient_count: None,
+        sent_count: None,
+        scheduled_at: b.scheduled_at.map(format_ms),
+        cancelled_at: b.cancelled_at.map(format_ms),
     }))
 }
 

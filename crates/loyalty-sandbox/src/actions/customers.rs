@@ -7,7 +7,11 @@ use crate::error::{ApiError, ApiResult, Code};
 use crate::ids;
 use crate::store::customers::{self, Card, CardCounters, NewCustomer};
 use crate::store::effects::{self, EffectKind};
-use crate::store::{Scope, business::Business, passes};
+use crate::store::{
+    Scope,
+    business::{self, Business},
+    passes,
+};
 
 /// Customers a sandbox holds at most.
 pub const SANDBOX_CUSTOMER_LIMIT: i64 = 500;
@@ -48,7 +52,7 @@ pub fn enrol(
             format!("This email is already enrolled on this pass as customer {existing}."),
         )
         .param("email")
-        .extra("customer_id", json!(existing)));
+        .extra(|x| x.customer_id = Some(existing)));
     }
     let limit = if scope.place.is_test() {
         SANDBOX_CUSTOMER_LIMIT
@@ -75,7 +79,7 @@ pub fn enrol(
         },
     )?;
     let card = Card {
-        id: ids::new_id("card"),
+        id: business::new_card_id(conn, &scope.business_id, "card")?,
         customer_id: customer_id.clone(),
         business_id: scope.business_id.clone(),
         place: scope.place,

@@ -12,12 +12,12 @@ use rusqlite::{Connection, params};
 use crate::error::ApiResult;
 use crate::ids;
 use crate::rules::scan::{self, CardRules, ScanKind, ScanRequest};
-use crate::store::Scope;
 use crate::store::customers::{self, Card, CardCounters, NewCustomer};
 use crate::store::locations::{self, Location};
 use crate::store::passes::Pass;
 use crate::store::referrals::{self, Referral};
 use crate::store::scans::{self as scan_rows, NewScan};
+use crate::store::{Scope, business};
 
 const DAY_MS: i64 = 24 * 60 * 60 * 1000;
 /// How far back the demo's customers go.
@@ -165,7 +165,7 @@ pub fn generate(
             },
         )?;
         let card = Card {
-            id: ids::new_id("card"),
+            id: business::new_card_id(conn, &scope.business_id, "card")?,
             customer_id,
             business_id: scope.business_id.clone(),
             place: scope.place,

@@ -8,7 +8,7 @@ use crate::ids;
 use crate::rules::payment::{self, Purse};
 use crate::store::effects::{self, EffectKind};
 use crate::store::gift_cards::{self, GiftCard, Transaction};
-use crate::store::{Scope, customers, locations, passes};
+use crate::store::{Scope, business, customers, locations, passes};
 
 /// A validated issue request.
 #[derive(Debug, Clone)]
@@ -41,7 +41,7 @@ pub fn issue(conn: &Connection, scope: &Scope, req: &Issue, now_ms: i64) -> ApiR
     };
     let customer_id = customers::find_by_email(conn, &pass.id, &req.recipient_email)?;
     let card = GiftCard {
-        id: ids::new_id("gc"),
+        id: business::new_card_id(conn, &scope.business_id, "gc")?,
         business_id: scope.business_id.clone(),
         place: scope.place,
         pass_id: Some(pass.id.clone()),
@@ -87,12 +87,12 @@ pub fn issue(conn: &Connection, scope: &Scope, req: &Issue, now_ms: i64) -> ApiR
         }),
         now_ms,
     )?;
-    let mut body = card.to_json(None);
-    body["email"] = json!({
-        "sent": sent,
-        "reason": if sent { Value::Null } else { json!("sandbox") },
+    let mut body = card.wire(None);
+    body.email = Some(crate::openapi::EmailOutcome {
+        sent,
+        reason: (!sent).then(|| "sandbox".to_owned()),
     });
-    Ok(body)
+    Ok(crate::openapi::answer(body))
 }
 
 /// A validated payment request.
@@ -152,18 +152,18 @@ pub fn pay(conn: &Connection, scope: &Scope, req: &Payment, now_ms: i64) -> ApiR
             created_at: now_ms,
         },
     )?;
-    let body = json!({
-        "object": "gift_card_payment",
-        "id": tx_id,
-        "gift_card_id": card.id,
-        "amount": card.money(req.amount_minor),
-        "amount_minor": req.amount_minor,
-        "currency": card.currency,
-        "balance_after": card.money(outcome.balance_after),
-        "reference": req.reference,
-        "location_id": req.location_id,
-        "test": scope.place.is_test(),
-        "gift_card": card.to_json(None),
+    let body = crate::openapi::answer(crate::openapi::GiftCardPayment {
+        object: "gift_card_payment".into(),
+        id: tx_id.clone(),
+        gift_card_id: card.id.clone(),
+        amount: card.money(req.amount_minor),
+        amount_minor: req.amount_minor,
+        currency: card.currency.clone(),
+        balance_after: card.money(outcome.balance_after),
+        reference: req.reference.clone(),
+        location_id: req.location_id.clone(),
+        test: scope.place.is_test(),
+        gift_card: card.wire(None),
     });
     if let Some(to) = &card.recipient_email {
         effects::record(

@@ -70,17 +70,17 @@ pub fn record(
     )?;
     let mut after = card.clone();
     after.counters = outcome.after;
-    let result = json!({
-        "object": "scan_result",
-        "id": scan_id,
-        "kind": input.request.kind.as_str(),
-        "card_id": card.id,
-        "customer_id": card.customer_id,
-        "visits_added": outcome.visits_added,
-        "points_added": outcome.points_added,
-        "points_deducted": outcome.points_deducted,
-        "reward_earned": outcome.reward_earned,
-        "card": after.to_json(),
+    let result = crate::openapi::answer(crate::openapi::ScanResult {
+        object: "scan_result".into(),
+        id: scan_id.clone(),
+        kind: input.request.kind.as_str().to_owned(),
+        card_id: card.id.clone(),
+        customer_id: card.customer_id.clone(),
+        visits_added: outcome.visits_added,
+        points_added: outcome.points_added,
+        points_deducted: outcome.points_deducted,
+        reward_earned: outcome.reward_earned,
+        card: after.wire(),
     });
     effects::record(
         conn,

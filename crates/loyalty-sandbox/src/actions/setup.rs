@@ -33,6 +33,8 @@ pub struct NewBusiness {
     pub pass: Option<NewPass>,
     /// Whether it is the `--demo` business.
     pub is_demo: bool,
+    /// Its cards and gift cards get ids without a type prefix.
+    pub plain_ids: bool,
 }
 
 /// A business as made: its row and the ids of its live and sandbox passes.
@@ -59,6 +61,7 @@ pub fn create_business(conn: &Connection, nb: &NewBusiness, now_ms: i64) -> ApiR
         monthly_messages: nb.monthly_messages,
         limits: RateLimits::default(),
         is_demo: nb.is_demo,
+        plain_ids: nb.plain_ids,
     };
     business::insert(conn, &business, now_ms)?;
     let pass_id = match &nb.pass {
@@ -173,6 +176,7 @@ pub fn ensure_demo(conn: &Connection, now_ms: i64) -> ApiResult<DemoKeys> {
                         ..NewPass::default_visits()
                     }),
                     is_demo: true,
+                    plain_ids: false,
                 },
                 now_ms,
             )?;

@@ -169,6 +169,13 @@ impl FromRequestParts<AppState> for Caller {
             )));
         };
 
+        // From here the key's business is known: every answer, a refusal included,
+        // carries its rate-limit numbers, as GET /v1/me reports them.
+        if let Some(slot) = parts.extensions.get::<ReportSlot>() {
+            *slot.0.lock().unwrap_or_else(|p| p.into_inner()) =
+                Some(state.limiter().peek(&key.id, business.limits, now));
+        }
+
         // 2. Key state.
         if key.revoked_at.is_some() {
             return Err(ApiError::new(

@@ -157,7 +157,8 @@ pub async fn preview(State(state): State<AppState>, caller: Caller, input: Write
 /// POST /v1/broadcasts/confirm: sends (or schedules) a previewed message.
 #[utoipa::path(post, path = "/v1/broadcasts/confirm", tag = "broadcasts", request_body = crate::openapi::BroadcastConfirm,
     responses(
-        (status = 200, description = "The message: `sending` (sent at once) or `scheduled`.", body = crate::openapi::Broadcast),
+        (status = 200, description = "The message: `sending` (sent at once) or `scheduled`.", body = crate::openapi::Broadcast,
+            links(("CancelBroadcast" = (operation_id = "cancel", parameters(("id" = "$response.body#/id")))))),
         (status = 400, description = "confirmation_token_invalid, idempotency_key_required.", body = crate::openapi::Problem, content_type = "application/problem+json"),
         (status = 403, description = "confirmation_principal_mismatch, confirmation_business_mismatch, broadcast_not_in_plan, broadcast_quota_reached, and the common 403 codes.", body = crate::openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "not_found (the pass).", body = crate::openapi::Problem, content_type = "application/problem+json"),

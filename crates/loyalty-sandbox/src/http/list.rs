@@ -16,7 +16,7 @@ use axum::extract::{FromRequestParts, Query};
 use axum::http::Uri;
 use axum::http::request::Parts;
 use rusqlite::Connection;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::auth::Caller;
 use crate::cursor::{self, Binding};
@@ -177,11 +177,11 @@ impl ListParams {
             }
             _ => None,
         };
-        json!({
-            "object": "list",
-            "data": page.items.iter().map(render).collect::<Vec<_>>(),
-            "has_more": next_cursor.is_some(),
-            "next_cursor": next_cursor,
+        crate::openapi::answer(crate::openapi::List {
+            object: "list",
+            data: page.items.iter().map(render).collect(),
+            has_more: next_cursor.is_some(),
+            next_cursor,
         })
     }
 }

@@ -2,7 +2,7 @@
 
 use axum::Json;
 use axum::extract::State;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::auth::Caller;
 use super::list::{FilterSpec, ListRequest};
@@ -15,15 +15,21 @@ use crate::store::{customers, gift_cards, locations, passes, referrals, scans, w
 #[utoipa::path(get, path = "/v1/me", tag = "reads",
     responses((status = 200, description = "The key, its business, mode, plan, scopes and rate limits.", body = crate::openapi::Key)))]
 pub async fn me(caller: Caller) -> Json<Value> {
-    Json(json!({
-        "object": "key",
-        "business": {"id": caller.business.id, "name": caller.business.name},
-        "key": {"id": caller.key_id, "prefix": caller.prefix},
-        "mode": caller.mode.as_str(),
-        "plan": caller.business.plan,
-        "plan_name": plan_name(&caller.business.plan),
-        "rate_limits": caller.business.limits.to_json(),
-        "scopes": caller.scopes,
+    Json(crate::openapi::answer(crate::openapi::Key {
+        object: "key".into(),
+        business: crate::openapi::KeyBusiness {
+            id: caller.business.id.clone(),
+            name: caller.business.name.clone(),
+        },
+        key: crate::openapi::KeyId {
+            id: caller.key_id,
+            prefix: caller.prefix,
+        },
+        mode: caller.mode.as_str().to_owned(),
+        plan_name: plan_name(&caller.business.plan),
+        plan: caller.business.plan,
+        rate_limits: caller.business.limits.wire(),
+        scopes: caller.scopes,
     }))
 }
 
@@ -35,7 +41,8 @@ const PASS_FILTERS: &[FilterSpec] = &[FilterSpec {
 /// GET /v1/passes (filter: `status`).
 #[utoipa::path(get, path = "/v1/passes", tag = "reads",
     params(crate::openapi::Page, ("status" = Option<String>, Query, description = "`active` or `archived`.")),
-    responses((status = 200, description = "Passes, active and archived.", body = crate::openapi::PassList),
+    responses((status = 200, description = "Passes, active and archived.", body = crate::openapi::PassList,
+            links(("GetPass" = (operation_id = "get_pass", parameters(("id" = "$response.body#/data/0/id")))))),
         (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
 pub async fn list_passes(list: ListRequest) -> ApiResult<Json<Value>> {
     list.respond("passes", PASS_FILTERS, passes::Pass::to_json, |params| {
@@ -85,7 +92,8 @@ const CUSTOMER_FILTERS: &[FilterSpec] = &[
     params(crate::openapi::Page,
         ("email" = Option<String>, Query, description = "Exact email, case-insensitive."),
         ("pass_id" = Option<String>, Query, description = "Only this pass's customers.")),
-    responses((status = 200, description = "Customers with their cards; deleted ones excluded.", body = crate::openapi::CustomerList),
+    responses((status = 200, description = "Customers with their cards; deleted ones excluded.", body = crate::openapi::CustomerList,
+            links(("GetCustomer" = (operation_id = "get_customer", parameters(("id" = "$response.body#/data/0/id")))))),
         (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
 pub async fn list_customers(list: ListRequest) -> ApiResult<Json<Value>> {
     list.respond(
@@ -191,7 +199,9 @@ const GIFT_CARD_FILTERS: &[FilterSpec] = &[FilterSpec {
 /// GET /v1/gift_cards (filter: `status`).
 #[utoipa::path(get, path = "/v1/gift_cards", tag = "reads",
     params(crate::openapi::Page, ("status" = Option<String>, Query, description = "`issued`, `active`, `depleted` or `cancelled`.")),
-    responses((status = 200, description = "Gift cards, test cards flagged.", body = crate::openapi::GiftCardList),
+    responses((status = 200, description = "Gift cards, test cards flagged.", body = crate::openapi::GiftCardList,
+            links(("GetGiftCard" = (operation_id = "get_gift_card", parameters(("id" = "$response.body#/data/0/id")))),
+                ("PayGiftCard" = (operation_id = "pay_gift_card", parameters(("id" = "$response.body#/data/0/id")))))),
         (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
 pub async fn list_gift_cards(list: ListRequest) -> ApiResult<Json<Value>> {
     list.respond(

@@ -14,7 +14,7 @@ use axum::http::Uri;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use jiff::{Timestamp, ToSpan};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::auth::Caller;
 use crate::error::{ApiError, ApiResult};
@@ -78,18 +78,18 @@ pub async fn get_stats(
         .db()
         .read(move |c| stats::figures(c, &scope, start, end))
         .await?;
-    Ok(Json(json!({
-        "object": "stats",
-        "from": from.to_string(),
-        "to": to.to_string(),
-        "time_zone": zone,
-        "scans": f.scans,
-        "visits": f.visits,
-        "active_customers": f.active_customers,
-        "returning_customers": f.returning_customers,
-        "new_customers": f.new_customers,
-        "rewards_earned": f.rewards_earned,
-        "rewards_redeemed": f.rewards_redeemed,
-        "gift_cards_issued": f.gift_cards_issued,
+    Ok(Json(crate::openapi::answer(crate::openapi::Stats {
+        object: "stats".into(),
+        from: from.to_string(),
+        to: to.to_string(),
+        time_zone: zone,
+        scans: f.scans,
+        visits: f.visits,
+        active_customers: f.active_customers,
+        returning_customers: f.returning_customers,
+        new_customers: f.new_customers,
+        rewards_earned: f.rewards_earned,
+        rewards_redeemed: f.rewards_redeemed,
+        gift_cards_issued: f.gift_cards_issued,
     })))
 }

@@ -38,7 +38,8 @@ pub const MAX_POINTS: i64 = 1_000_000;
 
 /// POST /v1/customers.
 #[utoipa::path(post, path = "/v1/customers", tag = "writes", request_body = crate::openapi::NewCustomer,
-    responses((status = 200, description = "The customer with their new card.", body = crate::openapi::Customer),
+    responses((status = 200, description = "The customer with their new card.", body = crate::openapi::Customer,
+            links(("GetCustomer" = (operation_id = "get_customer", parameters(("id" = "$response.body#/id")))))),
         (status = 403, description = "customer_limit_reached, and the common 403 codes.", body = crate::openapi::Problem, content_type = "application/problem+json"),
         (status = 404, description = "not_found (the pass; `param` pass_id).", body = crate::openapi::Problem, content_type = "application/problem+json"),
         (status = 409, description = "customer_exists (also `customer_id`), idempotency_in_progress.", body = crate::openapi::Problem, content_type = "application/problem+json")))]
@@ -146,7 +147,9 @@ fn currency_code(f: &mut Fields<'_>, field: &str) -> Option<String> {
 
 /// POST /v1/gift_cards.
 #[utoipa::path(post, path = "/v1/gift_cards", tag = "writes", request_body = crate::openapi::NewGiftCard,
-    responses((status = 200, description = "The gift card, issued, with `email`.", body = crate::openapi::GiftCard),
+    responses((status = 200, description = "The gift card, issued, with `email`.", body = crate::openapi::GiftCard,
+            links(("GetGiftCard" = (operation_id = "get_gift_card", parameters(("id" = "$response.body#/id")))),
+                ("PayGiftCard" = (operation_id = "pay_gift_card", parameters(("id" = "$response.body#/id")))))),
         (status = 409, description = "pass_required, idempotency_in_progress.", body = crate::openapi::Problem, content_type = "application/problem+json")))]
 pub async fn issue_gift_card(
     State(state): State<AppState>,

@@ -11,8 +11,10 @@
 //! of the router is in the document, and the fuzzer (`fuzz/run.sh`) checks every
 //! answer against it.
 
+mod requests;
 mod schemas;
 
+pub(crate) use requests::*;
 pub(crate) use schemas::*;
 
 use std::sync::OnceLock;
@@ -239,8 +241,39 @@ pub fn document(place: Place) -> &'static str {
     cell.get_or_init(|| {
         let mut doc = ApiDoc::openapi();
         doc.servers = Some(vec![Server::new(server)]);
-        doc.to_json().unwrap_or_else(|_| "{}".into())
+        let mut value = serde_json::to_value(&doc).unwrap_or_default();
+        spell_links(&mut value);
+        serde_json::to_string(&value).unwrap_or_else(|_| "{}".into())
     })
+}
+
+/// Names a Link object's fields as OpenAPI spells them (`operationId`, `operationRef`,
+/// `requestBody`): utoipa 5 writes them in snake case, which readers of the document
+/// (schemathesis among them) do not know.
+fn spell_links(doc: &mut serde_json::Value) {
+    let Some(paths) = doc.get_mut("paths").and_then(|p| p.as_object_mut()) else {
+        return;
+    };
+    let links = paths
+        .values_mut()
+        .filter_map(|item| item.as_object_mut())
+        .flat_map(|item| item.values_mut())
+        .filter_map(|operation| operation.get_mut("responses")?.as_object_mut())
+        .flat_map(|responses| responses.values_mut())
+        .filter_map(|response| response.get_mut("links")?.as_object_mut())
+        .flat_map(|links| links.values_mut())
+        .filter_map(|link| link.as_object_mut());
+    for link in links {
+        for (from, to) in [
+            ("operation_id", "operationId"),
+            ("operation_ref", "operationRef"),
+            ("request_body", "requestBody"),
+        ] {
+            if let Some(value) = link.remove(from) {
+                link.insert(to.to_owned(), value);
+            }
+        }
+    }
 }
 
 /// GET /v1/openapi.json (and under /sandbox), without authentication.

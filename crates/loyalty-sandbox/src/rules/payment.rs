@@ -6,8 +6,6 @@
 //! converted), then the balance (409 insufficient_balance with the `balance`
 //! member, `param` amount_minor). An amount equal to the balance depletes the card.
 
-use serde_json::json;
-
 use crate::error::{ApiError, Code};
 use crate::money;
 
@@ -80,14 +78,13 @@ pub fn take(
             ),
         )
         .param("amount_minor")
-        .extra(
-            "balance",
-            json!({
-                "amount": money::format_minor(purse.balance_minor, purse.exponent),
-                "amount_minor": purse.balance_minor,
-                "currency": purse.currency,
-            }),
-        ));
+        .extra(|x| {
+            x.balance = Some(crate::openapi::Balance {
+                amount: money::format_minor(purse.balance_minor, purse.exponent),
+                amount_minor: purse.balance_minor,
+                currency: purse.currency.to_owned(),
+            })
+        }));
     }
     let balance_after = purse.balance_minor - amount_minor;
     Ok(PaymentOutcome {
@@ -127,8 +124,9 @@ mod tests {
         let p = err.problem();
         assert_eq!(p.code, "insufficient_balance");
         assert_eq!(p.param.as_deref(), Some("amount_minor"));
-        assert_eq!(p.extra["balance"]["amount"], "5.00");
-        assert_eq!(p.extra["balance"]["amount_minor"], 500);
+        let balance = p.extra.balance.as_ref().unwrap();
+        assert_eq!(balance.amount, "5.00");
+        assert_eq!(balance.amount_minor, 500);
     }
 
     #[test]

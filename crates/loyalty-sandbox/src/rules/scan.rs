@@ -15,8 +15,6 @@
 //!   gives the status). A visit on a points pass, or points on a visits pass, is
 //!   refused with 409 scan_refused and says why.
 
-use serde_json::json;
-
 use crate::clock::format_ms;
 use crate::error::{ApiError, Code};
 use crate::store::customers::CardCounters;
@@ -130,7 +128,7 @@ pub fn apply(
                         Code::RecentVisit,
                         "The card's last visit was less than 15 minutes ago; send confirm_repeat true if this is a new visit.",
                     )
-                    .extra("last_visit_at", json!(format_ms(last))));
+                    .extra(|x| x.last_visit_at = Some(format_ms(last))));
             }
             after.visits += 1;
             after.last_visit_at = Some(now_ms);

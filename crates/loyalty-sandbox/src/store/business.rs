@@ -4,6 +4,7 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde_json::{Value, json};
 
 use crate::error::ApiResult;
+use crate::ids;
 
 /// Rate limits of a business's keys, in fixed windows of `window_seconds`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,13 +34,19 @@ impl Default for RateLimits {
 
 impl RateLimits {
     /// The `rate_limits` object of `GET /v1/me`.
+    pub(crate) fn wire(self) -> crate::openapi::RateLimits {
+        let n = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
+        crate::openapi::RateLimits {
+            requests_per_business: n(self.requests_per_business),
+            requests_per_key: n(self.requests_per_key),
+            window_seconds: n(self.window_seconds),
+            writes_per_key: n(self.writes_per_key),
+        }
+    }
+
+    /// [`RateLimits::wire`] as JSON (the control routes show it too).
     pub fn to_json(self) -> Value {
-        json!({
-            "requests_per_business": self.requests_per_business,
-            "requests_per_key": self.requests_per_key,
-            "window_seconds": self.window_seconds,
-            "writes_per_key": self.writes_per_key,
-        })
+        crate::openapi::answer(self.wire())
     }
 }
 
@@ -62,6 +69,9 @@ pub struct Business {
     pub limits: RateLimits,
     /// Whether this is the "Demo Coffee" business of `--demo`.
     pub is_demo: bool,
+    /// Its cards and gift cards get ids without a type prefix (letters and digits
+    /// only), as another service's might: ids are strings, whatever they look like.
+    pub plain_ids: bool,
 }
 
 /// The human name of a plan.
@@ -81,7 +91,7 @@ pub fn plan_name(plan: &str) -> String {
 }
 
 const COLUMNS: &str = "id, name, plan, time_zone, customer_limit, monthly_messages, \
-    requests_per_key, requests_per_business, writes_per_key, window_seconds, is_demo";
+    requests_per_key, requests_per_business, writes_per_key, window_seconds, is_demo, plain_ids";
 
 fn from_row(r: &Row<'_>) -> rusqlite::Result<Business> {
     Ok(Business {
@@ -98,13 +108,14 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<Business> {
             window_seconds: r.get::<_, i64>(9)? as u64,
         },
         is_demo: r.get(10)?,
+        plain_ids: r.get(11)?,
     })
 }
 
 /// Inserts a business.
 pub fn insert(conn: &Connection, b: &Business, now_ms: i64) -> ApiResult<()> {
     conn.execute(
-        &format!("INSERT INTO businesses ({COLUMNS}, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"),
+        &format!("INSERT INTO businesses ({COLUMNS}, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"),
         params![
             b.id,
             b.name,
@@ -117,10 +128,27 @@ pub fn insert(conn: &Connection, b: &Business, now_ms: i64) -> ApiResult<()> {
             b.limits.writes_per_key as i64,
             b.limits.window_seconds as i64,
             b.is_demo,
+            b.plain_ids,
             now_ms
         ],
     )?;
     Ok(())
+}
+
+/// A new id for a card or gift card of `business_id`: `prefix` and 24 characters, or
+/// for a business with plain ids, the 24 letters and digits alone.
+pub fn new_card_id(conn: &Connection, business_id: &str, prefix: &str) -> ApiResult<String> {
+    let plain: bool = conn
+        .prepare_cached("SELECT plain_ids FROM businesses WHERE id = ?1")?
+        .query_row([business_id], |r| r.get(0))
+        .optional()?
+        .unwrap_or(false);
+    let id = ids::new_id(prefix);
+    Ok(if plain {
+        id[prefix.len() + 1..].to_owned()
+    } else {
+        id
+    })
 }
 
 /// Reads a business.

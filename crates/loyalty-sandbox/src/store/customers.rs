@@ -3,12 +3,13 @@
 use std::collections::HashMap;
 
 use rusqlite::{Connection, OptionalExtension, Row, params, params_from_iter};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::list::{ListQuery, Page, PageRequest};
 use super::{Place, Scope};
 use crate::clock::format_ms;
 use crate::error::ApiResult;
+use crate::openapi as wire;
 
 /// A loyalty card and its counters.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,21 +51,26 @@ pub struct CardCounters {
 
 impl Card {
     /// The card as the API shows it.
+    pub(crate) fn wire(&self) -> wire::Card {
+        wire::Card {
+            object: "card".into(),
+            id: self.id.clone(),
+            pass_id: self.pass_id.clone(),
+            wallet: self.wallet.clone(),
+            status: self.status.clone(),
+            visits: self.counters.visits,
+            points: self.counters.points,
+            rewards_available: self.counters.rewards_available,
+            rewards_redeemed: self.counters.rewards_redeemed,
+            last_visit_at: self.counters.last_visit_at.map(format_ms),
+            test: self.place.is_test(),
+            created_at: format_ms(self.created_at),
+        }
+    }
+
+    /// [`Card::wire`] as JSON.
     pub fn to_json(&self) -> Value {
-        json!({
-            "object": "card",
-            "id": self.id,
-            "pass_id": self.pass_id,
-            "wallet": self.wallet,
-            "status": self.status,
-            "visits": self.counters.visits,
-            "points": self.counters.points,
-            "rewards_available": self.counters.rewards_available,
-            "rewards_redeemed": self.counters.rewards_redeemed,
-            "last_visit_at": self.counters.last_visit_at.map(format_ms),
-            "test": self.place.is_test(),
-            "created_at": format_ms(self.created_at),
-        })
+        wire::answer(self.wire())
     }
 }
 
@@ -92,16 +98,16 @@ pub struct Customer {
 impl Customer {
     /// The customer as the API shows it.
     pub fn to_json(&self) -> Value {
-        json!({
-            "object": "customer",
-            "id": self.id,
-            "pass_id": self.pass_id,
-            "name": self.name,
-            "email": self.email,
-            "phone": self.phone,
-            "cards": self.cards.iter().map(Card::to_json).collect::<Vec<_>>(),
-            "created_at": format_ms(self.created_at),
-            "updated_at": format_ms(self.updated_at),
+        wire::answer(wire::Customer {
+            object: "customer".into(),
+            id: self.id.clone(),
+            pass_id: self.pass_id.clone(),
+            name: self.name.clone(),
+            email: self.email.clone(),
+            phone: self.phone.clone(),
+            cards: self.cards.iter().map(Card::wire).collect(),
+            created_at: format_ms(self.created_at),
+            updated_at: format_ms(self.updated_at),
         })
     }
 }

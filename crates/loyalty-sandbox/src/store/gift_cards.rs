@@ -4,13 +4,14 @@
 //! CHECK (>= 0), a last guard behind the payment rule.
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::list::{ListQuery, Page, PageRequest};
 use super::{Place, Scope};
 use crate::clock::format_ms;
 use crate::error::ApiResult;
 use crate::money;
+use crate::openapi as wire;
 
 /// How many ledger entries a retrieved gift card shows.
 pub const TRANSACTIONS_SHOWN: usize = 20;
@@ -84,49 +85,51 @@ impl GiftCard {
     }
 
     /// The card as the API shows it, with its ledger when given.
-    pub fn to_json(&self, transactions: Option<(&[Transaction], bool)>) -> Value {
-        let recipient = if self.customer_deleted {
-            Value::Null
-        } else {
-            json!({"name": self.recipient_name, "email": self.recipient_email})
-        };
-        let mut v = json!({
-            "object": "gift_card",
-            "id": self.id,
-            "status": self.status,
-            "template_id": self.template_id,
-            "pass_id": self.pass_id,
-            "currency": self.currency,
-            "initial_amount": self.money(self.initial_minor),
-            "balance": self.money(self.balance_minor),
-            "recipient": recipient,
-            "customer_id": self.customer_id,
-            "customer_deleted": self.customer_deleted,
-            "test": self.place.is_test(),
-            "created_at": format_ms(self.created_at),
-            "claimed_at": self.claimed_at.map(format_ms),
-            "depleted_at": self.depleted_at.map(format_ms),
+    pub(crate) fn wire(&self, transactions: Option<(&[Transaction], bool)>) -> wire::GiftCard {
+        let recipient = (!self.customer_deleted).then(|| wire::Recipient {
+            name: self.recipient_name.clone(),
+            email: self.recipient_email.clone(),
         });
-        if let Some((txs, more)) = transactions {
-            v["transactions"] = txs
-                .iter()
-                .map(|t| {
-                    json!({
-                        "object": "gift_card_transaction",
-                        "id": t.id,
-                        "type": t.kind,
-                        "amount": self.money(t.amount_minor),
-                        "amount_minor": t.amount_minor,
-                        "balance_after": self.money(t.balance_after_minor),
-                        "created_at": format_ms(t.created_at),
-                        "location_id": t.location_id,
-                        "reference": t.reference,
-                    })
+        let ledger = transactions.map(|(txs, _)| {
+            txs.iter()
+                .map(|t| wire::GiftCardTransaction {
+                    object: "gift_card_transaction".into(),
+                    id: t.id.clone(),
+                    r#type: t.kind.clone(),
+                    amount: self.money(t.amount_minor),
+                    amount_minor: t.amount_minor,
+                    balance_after: self.money(t.balance_after_minor),
+                    created_at: format_ms(t.created_at),
+                    location_id: t.location_id.clone(),
+                    reference: t.reference.clone(),
                 })
-                .collect();
-            v["transactions_has_more"] = json!(more);
+                .collect()
+        });
+        wire::GiftCard {
+            object: "gift_card".into(),
+            id: self.id.clone(),
+            status: self.status.clone(),
+            template_id: self.template_id.clone(),
+            pass_id: self.pass_id.clone(),
+            currency: self.currency.clone(),
+            initial_amount: self.money(self.initial_minor),
+            balance: self.money(self.balance_minor),
+            recipient,
+            customer_id: self.customer_id.clone(),
+            customer_deleted: self.customer_deleted,
+            test: self.place.is_test(),
+            created_at: format_ms(self.created_at),
+            claimed_at: self.claimed_at.map(format_ms),
+            depleted_at: self.depleted_at.map(format_ms),
+            transactions: ledger,
+            transactions_has_more: transactions.map(|(_, more)| more),
+            email: None,
         }
-        v
+    }
+
+    /// [`GiftCard::wire`] as JSON.
+    pub fn to_json(&self, transactions: Option<(&[Transaction], bool)>) -> Value {
+        wire::answer(self.wire(transactions))
     }
 }
 

@@ -5,12 +5,13 @@
 //! the way its `GET /v1/scans` lists its own scans.
 
 use rusqlite::{Connection, Row, params};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::Scope;
 use super::list::{ListQuery, Page, PageRequest};
 use crate::clock::format_ms;
 use crate::error::ApiResult;
+use crate::openapi as wire;
 
 /// A referral.
 #[derive(Debug, Clone)]
@@ -42,19 +43,19 @@ pub struct Referral {
 impl Referral {
     /// The referral as the API shows it.
     pub fn to_json(&self) -> Value {
-        json!({
-            "object": "referral",
-            "id": self.id,
-            "pass_id": self.pass_id,
-            "status": self.status,
-            "created_at": format_ms(self.created_at),
-            "completed_at": self.completed_at.map(format_ms),
-            "referrer_customer_id": self.referrer_customer_id,
-            "referred_customer_id": self.referred_customer_id,
-            "referrer_bonus": self.referrer_bonus,
-            "referred_bonus": self.referred_bonus,
-            "referrer_deleted": self.referrer_deleted,
-            "referred_deleted": self.referred_deleted,
+        wire::answer(wire::Referral {
+            object: "referral".into(),
+            id: self.id.clone(),
+            pass_id: self.pass_id.clone(),
+            status: self.status.clone(),
+            created_at: format_ms(self.created_at),
+            completed_at: self.completed_at.map(format_ms),
+            referrer_customer_id: self.referrer_customer_id.clone(),
+            referred_customer_id: self.referred_customer_id.clone(),
+            referrer_bonus: self.referrer_bonus,
+            referred_bonus: self.referred_bonus,
+            referrer_deleted: self.referrer_deleted,
+            referred_deleted: self.referred_deleted,
         })
     }
 }

@@ -5,13 +5,14 @@
 //! `GET /v1/scans` lists only visits and points that were not undone.
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::Scope;
 use super::customers::CardCounters;
 use super::list::{ListQuery, Page, PageRequest};
 use crate::clock::format_ms;
 use crate::error::ApiResult;
+use crate::openapi as wire;
 
 /// A scan to store.
 #[derive(Debug, Clone)]
@@ -85,17 +86,17 @@ pub struct ScanRecord {
 impl ScanRecord {
     /// The scan as the API shows it.
     pub fn to_json(&self) -> Value {
-        json!({
-            "object": "scan",
-            "id": self.id,
-            "created_at": format_ms(self.created_at),
-            "kind": self.kind,
-            "pass_id": self.pass_id,
-            "customer_id": self.customer_id,
-            "customer_deleted": self.customer_deleted,
-            "location_id": self.location_id,
-            "amount": self.amount,
-            "points": self.points,
+        wire::answer(wire::Scan {
+            object: "scan".into(),
+            id: self.id.clone(),
+            created_at: format_ms(self.created_at),
+            kind: self.kind.clone(),
+            pass_id: self.pass_id.clone(),
+            customer_id: self.customer_id.clone(),
+            customer_deleted: self.customer_deleted,
+            location_id: self.location_id.clone(),
+            amount: self.amount.clone(),
+            points: self.points,
         })
     }
 }

@@ -9,7 +9,7 @@ use super::OpenError;
 use crate::ids;
 
 /// The schema version this server writes.
-pub const VERSION: i64 = 2;
+pub const VERSION: i64 = 3;
 
 const V1: &str = r#"
 CREATE TABLE meta (
@@ -282,6 +282,11 @@ CREATE INDEX scans_customer ON scans(customer_id, created_at);
 INSERT INTO meta (name, value) SELECT 'webhook_fanout_rowid', COALESCE(MAX(rowid), 0) FROM events;
 "#;
 
+/// Businesses whose cards and gift cards have ids without a type prefix.
+const V3: &str = r#"
+ALTER TABLE businesses ADD COLUMN plain_ids INTEGER NOT NULL DEFAULT 0;
+"#;
+
 /// Brings the database to [`VERSION`].
 pub fn migrate(conn: &mut Connection) -> Result<(), OpenError> {
     let current: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
@@ -302,6 +307,12 @@ pub fn migrate(conn: &mut Connection) -> Result<(), OpenError> {
         let tx = conn.transaction()?;
         tx.execute_batch(V2)?;
         tx.pragma_update(None, "user_version", 2)?;
+        tx.commit()?;
+    }
+    if current < 3 {
+        let tx = conn.transaction()?;
+        tx.execute_batch(V3)?;
+        tx.pragma_update(None, "user_version", 3)?;
         tx.commit()?;
     }
     Ok(())

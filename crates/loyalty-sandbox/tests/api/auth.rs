@@ -176,6 +176,43 @@ async fn a_missing_scope_answers_insufficient_scope_naming_the_scope() {
 }
 
 #[tokio::test]
+async fn a_refusal_of_a_known_key_carries_its_business_rate_limit_numbers() {
+    let s = Server::start().await;
+    let shop = s.shop(json!({})).await;
+    s.ok(
+        "PATCH",
+        &format!("/businesses/{}", shop.id),
+        json!({"rate_limits": {"requests_per_key": 7, "writes_per_key": 2, "window_seconds": 30}}),
+    )
+    .await;
+    let read_only = s.api(
+        "sandbox",
+        &s.key(&shop.id, "test", Some(json!(["read"]))).await,
+    );
+    let me = read_only.get("/v1/me").await;
+    me.assert_ok();
+    let refused = read_only.post("/v1/scans", json!({})).await;
+    refused.assert_problem(403, "insufficient_scope");
+    let mismatch = s.api("live", &shop.test.key).get("/v1/me").await;
+    mismatch.assert_problem(403, "key_mode_mismatch");
+    for answer in [&refused, &mismatch] {
+        assert_eq!(
+            answer.header("ratelimit-policy"),
+            Some("\"key\";q=7;w=30, \"writes\";q=2;w=30"),
+            "{}",
+            answer.body
+        );
+    }
+    // The refusal counted nothing: the key has what GET /v1/me left it.
+    assert!(
+        refused
+            .header("ratelimit")
+            .unwrap()
+            .starts_with("\"key\";r=6;")
+    );
+}
+
+#[tokio::test]
 async fn me_names_the_business_key_mode_plan_scopes_and_rate_limits() {
     let s = Server::start().await;
     let shop = s.shop(json!({"name": "Corner Café"})).await;

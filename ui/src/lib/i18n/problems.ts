@@ -2,9 +2,12 @@
 // app speaks. The UI branches on the code, never on the service's title or detail.
 // Codes the app does not know yet are explained by their HTTP status, as the API asks.
 
+import type { ProblemCode, RefusalView } from '../ipc';
+
 export type Lang = 'en' | 'fr';
 
-type Catalogue = Record<string, string>;
+// Every code this version knows has its words (the compiler checks the tables).
+type Catalogue = Record<ProblemCode, string>;
 
 const en: Catalogue = {
   authentication_required: 'The app sent no API key. Connect again with your key.',
@@ -137,10 +140,15 @@ export function knownCodes(lang: Lang): string[] {
 
 /** A cashier's sentence for a problem: by its code, else by its HTTP status. */
 export function describeProblem(code: string, status: number, lang: Lang): string {
-  const known = catalogues[lang][code];
+  const known = (catalogues[lang] as Record<string, string | undefined>)[code];
   if (known !== undefined) return known;
   const fallback = byStatus[lang];
   return fallback[status] ?? fallback[Math.floor(status / 100) * 100] ?? fallback.other;
+}
+
+/** A refusal of a write, in words: by its code, else by the HTTP status it carries. */
+export function describeRefusal(refusal: RefusalView, lang: Lang): string {
+  return describeProblem(refusal.given_code, refusal.status ?? 0, lang);
 }
 
 /** The app's language from the system's (`navigator.language`), English otherwise. */

@@ -6,18 +6,25 @@ import { describeAnswer, describeNotACard, describeReason, describeResolution, d
 const langs: Lang[] = ['en', 'fr'];
 const at = '2026-11-22T14:03:00Z';
 
-const visit: WriteView = { kind: 'scan', action: 'visit', card_id: 'card_1', amount: null, repeat: false };
-const deduct: WriteView = { kind: 'scan', action: 'points', card_id: 'card_1', amount: '-15', repeat: false };
-const payment: WriteView = { kind: 'payment', amount: '12.50', currency: 'EUR', gift_card_id: 'gc_1', reference: 'T-88' };
+const visit: WriteView = { kind: 'scan', action: 'visit', card_id: 'card_1', customer_name: null, amount: null, repeat: false };
+const deduct: WriteView = { kind: 'scan', action: 'points', card_id: 'card_1', customer_name: 'Ana', amount: '-15', repeat: false };
+const payment: WriteView = {
+  kind: 'payment',
+  amount: '12.50',
+  currency: 'EUR',
+  gift_card_id: 'gc_1',
+  recipient_name: null,
+  reference: 'T-88',
+};
 const paid: AnswerView = { kind: 'payment', amount: '12.50', currency: 'EUR', balance_after: '37.50' };
 const recent: ReasonView = { kind: 'recent_visit', last_visit_at: at };
 
 const writes: WriteView[] = [
   visit,
-  { kind: 'scan', action: 'visit', card_id: 'card_1', amount: null, repeat: true },
-  { kind: 'scan', action: 'points', card_id: 'card_1', amount: '40', repeat: false },
+  { kind: 'scan', action: 'visit', card_id: 'card_1', customer_name: null, amount: null, repeat: true },
+  { kind: 'scan', action: 'points', card_id: 'card_1', customer_name: null, amount: '40', repeat: false },
   deduct,
-  { kind: 'scan', action: 'redeem', card_id: 'card_1', amount: null, repeat: false },
+  { kind: 'scan', action: 'redeem', card_id: 'card_1', customer_name: null, amount: null, repeat: false },
   payment,
   { kind: 'enrol', name: 'Zoë', email: 'zoe@example.com' },
   { kind: 'issue_gift_card', amount: '50.00', currency: 'EUR', recipient_name: 'Ana' },
@@ -65,14 +72,20 @@ describe('queue sentences', () => {
   });
 
   it('name the amounts exactly, the sign of points in words, and the ticket', () => {
-    expect(describeWrite(deduct, 'en')).toBe('15 points deducted · card card_1');
+    expect(describeWrite(deduct, 'en')).toBe('15 points deducted · card card_1 (Ana)');
     expect(describeWrite(payment, 'en')).toBe('Payment of 12.50 EUR · gift card gc_1 · ticket T-88');
     expect(describeAnswer(paid, 'en')).toBe('12.50 EUR taken; 37.50 EUR left.');
   });
 
-  it('explain why a scan is not a card, and fall back for a reason it does not know', () => {
+  it('explain why a scan is not a card, including a code the service does not know', () => {
     expect(describeNotACard('several_cards', 'en')).toMatch(/one card at a time/);
     expect(describeNotACard('empty', 'fr')).toBe('Rien n’a été scanné.');
-    expect(describeNotACard('something_new', 'en')).toBe('Not a card');
+    expect(describeNotACard('not_known', 'en')).toMatch(/No loyalty card or gift card/);
+    expect(describeNotACard('not_known_offline', 'fr')).toMatch(/injoignable/);
+  });
+
+  it('name the customer beside the card when the till knows them', () => {
+    expect(describeWrite(deduct, 'en')).toBe('15 points deducted · card card_1 (Ana)');
+    expect(describeWrite(visit, 'en')).toBe('Visit · card card_1');
   });
 });

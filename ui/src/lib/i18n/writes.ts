@@ -1,22 +1,26 @@
 // The queue's writes, answers and reasons, and the scanner's refusals, in the
 // cashier's language. The Rust side sends data (ts-rs types); the words live here.
-import type { AnswerView, ReasonView, ResolutionView, WriteView } from '../ipc';
+import type { AnswerView, NotACard, PolicyRefusal, ReasonView, ResolutionView, WriteView } from '../ipc';
 import { dateTime } from '../time';
 import type { Lang } from './problems';
 import { tr } from './strings';
+
+/** A card's id with the name of whom it belongs to, when the till knows it. */
+const named = (id: string, name: string | null): string => (name ? `${id} (${name})` : id);
 
 /** What a write does, in one line. */
 export function describeWrite(what: WriteView, lang: Lang): string {
   switch (what.kind) {
     case 'scan': {
-      const card = what.card_id;
+      const card = named(what.card_id, what.customer_name);
       if (what.action === 'visit') return tr(lang, what.repeat ? 'what_repeat_visit' : 'what_visit', { card });
       if (what.action === 'redeem') return tr(lang, 'what_redeem', { card });
       const n = Number(what.amount ?? 0);
       return tr(lang, n < 0 ? 'what_points_deduct' : 'what_points_add', { n: Math.abs(n), card });
     }
     case 'payment': {
-      const line = tr(lang, 'what_payment', { amount: what.amount, currency: what.currency, card: what.gift_card_id });
+      const card = named(what.gift_card_id, what.recipient_name);
+      const line = tr(lang, 'what_payment', { amount: what.amount, currency: what.currency, card });
       return what.reference ? `${line} · ${tr(lang, 'what_reference', { reference: what.reference })}` : line;
     }
     case 'enrol':
@@ -81,10 +85,25 @@ const notACard = {
   empty: 'not_a_card_empty',
   no_card: 'not_a_card_no_card',
   several_cards: 'not_a_card_several_cards',
-} as const;
+  not_known: 'not_a_card_not_known',
+  not_known_offline: 'not_a_card_not_known_offline',
+} as const satisfies Record<NotACard, string>;
 
-/** Why a scan is not a card (the scanner's reason code). */
-export function describeNotACard(reason: string, lang: Lang): string {
-  const key = notACard[reason as keyof typeof notACard];
-  return key ? tr(lang, key) : tr(lang, 'not_a_card');
+/** Why the offline policy allows no payment (or not this one), with its figures. */
+export function describePolicyRefusal(refusal: PolicyRefusal, lang: Lang): string {
+  switch (refusal.kind) {
+    case 'not_allowed':
+      return tr(lang, 'offline_not_allowed');
+    case 'over_payment_cap':
+      return tr(lang, 'offline_over_payment_cap', { cap: refusal.cap, currency: refusal.currency });
+    case 'over_total_cap':
+      return tr(lang, 'offline_over_total_cap', { cap: refusal.cap, queued: refusal.queued, currency: refusal.currency });
+    case 'balance_too_old':
+      return tr(lang, 'offline_balance_too_old', { max: refusal.max_minutes, age: refusal.age_minutes });
+  }
+}
+
+/** Why a scan is not a card (the scanner's reason). */
+export function describeNotACard(reason: NotACard, lang: Lang): string {
+  return tr(lang, notACard[reason]);
 }

@@ -2,62 +2,127 @@
 // never call `invoke` themselves, so every command has one typed signature here.
 import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
+import type { Abilities } from './bindings/Abilities';
+import type { AmountError } from './bindings/AmountError';
 import type { AnswerView } from './bindings/AnswerView';
 import type { AppInfo } from './bindings/AppInfo';
+import type { BaseUrlProblem } from './bindings/BaseUrlProblem';
+import type { CardActions } from './bindings/CardActions';
 import type { CardPanel } from './bindings/CardPanel';
+import type { CardStatus } from './bindings/CardStatus';
 import type { CommandError } from './bindings/CommandError';
+import type { Connectivity } from './bindings/Connectivity';
 import type { ConnectionView } from './bindings/ConnectionView';
 import type { CoreEvent } from './bindings/CoreEvent';
 import type { CustomerRow } from './bindings/CustomerRow';
+import type { ErrorCode } from './bindings/ErrorCode';
+import type { ErrorData } from './bindings/ErrorData';
+import type { EmailReason } from './bindings/EmailReason';
+import type { InputError } from './bindings/InputError';
+import type { IssueChoices } from './bindings/IssueChoices';
+import type { IssueReply } from './bindings/IssueReply';
 import type { EnrolReply } from './bindings/EnrolReply';
 import type { FreshCardView } from './bindings/FreshCardView';
 import type { GiftCardPanel } from './bindings/GiftCardPanel';
+import type { GiftCardStatus } from './bindings/GiftCardStatus';
+import type { ItemChoices } from './bindings/ItemChoices';
+import type { ItemId } from './bindings/ItemId';
+import type { ItemState } from './bindings/ItemState';
+import type { LedgerKind } from './bindings/LedgerKind';
+import type { LoyaltyType } from './bindings/LoyaltyType';
+import type { NotACard } from './bindings/NotACard';
+import type { NotAllowed } from './bindings/NotAllowed';
 import type { OfflinePolicyView } from './bindings/OfflinePolicyView';
 import type { PassPanel } from './bindings/PassPanel';
+import type { PinError } from './bindings/PinError';
+import type { PinStatus } from './bindings/PinStatus';
+import type { PaymentOffer } from './bindings/PaymentOffer';
 import type { PaymentReply } from './bindings/PaymentReply';
+import type { PolicyRefusal } from './bindings/PolicyRefusal';
+import type { ProblemCode } from './bindings/ProblemCode';
 import type { QueueItemView } from './bindings/QueueItemView';
 import type { QueueStatus } from './bindings/QueueStatus';
+import type { ReferenceError } from './bindings/ReferenceError';
 import type { ReasonView } from './bindings/ReasonView';
 import type { RefusalView } from './bindings/RefusalView';
 import type { ResolutionView } from './bindings/ResolutionView';
+import type { ScanAction } from './bindings/ScanAction';
 import type { ScanRead } from './bindings/ScanRead';
 import type { ScanReply } from './bindings/ScanReply';
+import type { Scope } from './bindings/Scope';
 import type { SyncView } from './bindings/SyncView';
+import type { TextField } from './bindings/TextField';
 import type { TroubleView } from './bindings/TroubleView';
 import type { WriteView } from './bindings/WriteView';
 
 export type {
+  Abilities,
+  AmountError,
   AnswerView,
   AppInfo,
+  BaseUrlProblem,
+  CardActions,
   CardPanel,
+  CardStatus,
   CommandError,
+  Connectivity,
   ConnectionView,
   CoreEvent,
   CustomerRow,
   EnrolReply,
+  ErrorCode,
+  ErrorData,
+  EmailReason,
+  InputError,
+  IssueChoices,
+  IssueReply,
   FreshCardView,
   GiftCardPanel,
+  GiftCardStatus,
+  ItemChoices,
+  ItemId,
+  ItemState,
+  LedgerKind,
+  LoyaltyType,
+  NotACard,
+  NotAllowed,
   OfflinePolicyView,
   PassPanel,
+  PinError,
+  PinStatus,
+  PaymentOffer,
   PaymentReply,
+  PolicyRefusal,
+  ProblemCode,
   QueueItemView,
   QueueStatus,
   ReasonView,
+  ReferenceError,
   RefusalView,
   ResolutionView,
+  ScanAction,
   ScanRead,
   ScanReply,
+  Scope,
   SyncView,
+  TextField,
   TroubleView,
   WriteView,
 };
 
-/** What a cashier does with a loyalty card. */
-export type ScanAction = 'visit' | 'points' | 'redeem';
-
 /** Names the app, its version and its folders. */
 export function appInfo(): Promise<AppInfo> {
   return call<AppInfo>('app_info');
+}
+
+/** The base URL as the client will use it, or a `CommandError` saying why it cannot be. */
+export function checkBaseUrl(text: string): Promise<string> {
+  return call<string>('check_base_url', { text });
+}
+
+/** The amount typed, exact in `currency` ("12,5" is "12.50"), or why it is none. */
+export function checkAmount(amount: string, currency: string): Promise<string> {
+  return call<string>('check_amount', { amount, currency });
 }
 
 /** Checks the key with the service and keeps it if accepted. The key goes to Rust only. */
@@ -105,7 +170,10 @@ export function disconnect(): Promise<void> {
   return call<void>('disconnect');
 }
 
-/** Reads scanner or keyboard input through the core's scanner rules. */
+/**
+ * Reads scanner or keyboard input through the core's scanner rules; a code with no
+ * prefix the till knows is looked up as a loyalty card, then as a gift card.
+ */
 export function readScan(input: string): Promise<ScanRead> {
   return call<ScanRead>('read_scan', { input });
 }
@@ -121,7 +189,7 @@ export function recordScan(cardId: string, action: ScanAction, points: number | 
 }
 
 /** Records another visit after the repeat-visit question. */
-export function confirmRepeatVisit(item: number): Promise<ScanReply> {
+export function confirmRepeatVisit(item: ItemId): Promise<ScanReply> {
   return call<ScanReply>('confirm_repeat_visit', { item });
 }
 
@@ -136,12 +204,12 @@ export function sendNow(): Promise<void> {
 }
 
 /** Withdraws a write (kept in the queue's record, closed, with the note). */
-export function discardItem(item: number, note: string): Promise<QueueItemView> {
+export function discardItem(item: ItemId, note: string): Promise<QueueItemView> {
   return call<QueueItemView>('discard_item', { item, note });
 }
 
 /** Sends a write that needs a decision again. */
-export function retryItem(item: number): Promise<void> {
+export function retryItem(item: ItemId): Promise<void> {
   return call<void>('retry_item', { item });
 }
 
@@ -183,6 +251,19 @@ export function enrol(enrolment: Enrolment): Promise<EnrolReply> {
   return call<EnrolReply>('enrol', enrolment);
 }
 
+/** What the form that issues a gift card offers: currencies (usual first), languages. */
+export function issueChoices(): Promise<IssueChoices> {
+  return call<IssueChoices>('issue_choices');
+}
+
+/** A gift card to issue, as typed (the core checks it whole). */
+export type GiftCardIssue = { amount: string; currency: string; locale: string; recipientName: string; recipientEmail: string };
+
+/** Issues a gift card: a manager's. */
+export function issueGiftCard(issue: GiftCardIssue): Promise<IssueReply> {
+  return call<IssueReply>('issue_gift_card', issue);
+}
+
 /** What the till allows while the service cannot be reached. */
 export function offlinePayments(): Promise<OfflinePolicyView> {
   return call<OfflinePolicyView>('offline_payments');
@@ -191,6 +272,31 @@ export function offlinePayments(): Promise<OfflinePolicyView> {
 /** Keeps what the till allows while the service cannot be reached. */
 export function saveOfflinePayments(policy: OfflinePolicyView): Promise<OfflinePolicyView> {
   return call<OfflinePolicyView>('save_offline_payments', { policy });
+}
+
+/** Where the manager's PIN stands: set or not, tries left, locked until when. */
+export function pinStatus(): Promise<PinStatus> {
+  return call<PinStatus>('pin_status');
+}
+
+/** Sets the first manager PIN (4 to 8 digits). */
+export function setPin(pin: string): Promise<void> {
+  return call<void>('set_pin', { pin });
+}
+
+/** Checks the manager PIN; five wrong tries lock it for five minutes. */
+export function checkPin(pin: string): Promise<void> {
+  return call<void>('check_pin', { pin });
+}
+
+/** Changes the manager PIN, the old one first. */
+export function changePin(old: string, next: string): Promise<void> {
+  return call<void>('change_pin', { old, new: next });
+}
+
+/** The manager left their screens: the PIN is asked again next time. */
+export function managerLeaves(): Promise<void> {
+  return call<void>('manager_leaves');
 }
 
 /** Listens to the core's events (connectivity, queue counts, items, sync progress). */
@@ -208,13 +314,14 @@ async function call<T>(command: string, args?: Record<string, unknown>): Promise
 
 /**
  * Turns whatever a failed `invoke` threw into a `CommandError`. Commands reject with a
- * `{code, message}` object; anything else (the IPC layer itself failing, a missing
+ * `CommandError`; anything else (the IPC layer refusing an argument, a missing
  * permission) becomes `ipc_failed`, so the UI can always branch on `code`.
  */
 export function toCommandError(error: unknown): CommandError {
   if (isCommandError(error)) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return { code: 'ipc_failed', message, status: null, detail: null, request_id: null };
+  // Cut: the IPC layer's own refusal may quote a huge argument whole.
+  const message = (error instanceof Error ? error.message : String(error)).slice(0, 300);
+  return { code: 'ipc_failed', data: null, problem: null, message };
 }
 
 function isCommandError(value: unknown): value is CommandError {

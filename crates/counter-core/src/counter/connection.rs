@@ -1,0 +1,114 @@
+//! Connecting a key, forgetting it, and what the till knows of the service.
+
+use super::*;
+
+impl Counter {
+    /// What the key connected now may do (nothing without one).
+    pub fn may(&self) -> Abilities {
+        self.connection().map(|c| c.may()).unwrap_or_default()
+    }
+
+    /// Checks `key` with GET /v1/me against `base_url`; only a key the service
+    /// accepts is kept (keychain, else owner-only file) and used.
+    pub async fn connect(&self, base_url: &str, key: &str) -> Result<Connection, Error> {
+        self.owner()?;
+        let key = ApiKey::new(key)?;
+        // A candidate teaches the till nothing until its key is in use.
+        let learner = Learner::of_candidate(&self.core);
+        let client = self.build_client(base_url, key.clone(), learner.clone())?;
+        let me = client.me().await?;
+        let storage = self.keys.save(&key)?;
+        if let KeyStorage::File { path, warning } = &storage {
+            self.core.events.publish(Event::KeyStorageWarning {
+                path: path.clone(),
+                message: warning.clone(),
+            });
+        }
+        let connection = connection_of(&me.data, storage);
+        let mut saved = settings::load(&self.core.db())?;
+        saved.base_url = Some(client.base_url().as_str().to_owned());
+        saved.connection = Some(KeptConnection {
+            business_name: connection.business_name.clone(),
+            test_mode: connection.test_mode,
+            scopes: connection.scopes.clone(),
+        });
+        settings::save(&self.core.db(), &saved)?;
+        // The new client first: the answer then wakes the sender, which must use it.
+        self.use_key(client, &key)?;
+        *self.kept() = Some(connection.clone());
+        // The candidate's answer, learnt once its key is in use (it wakes the sender).
+        learner.adopt();
+        self.core.observe_answer(me.date, me.rate_limit.as_ref());
+        Ok(connection)
+    }
+
+    /// Forgets the key (keychain and file) and the business it was for; queued writes
+    /// stay queued. A manager's decision: the till cannot work until a key is given.
+    pub fn disconnect(&self) -> Result<(), Error> {
+        self.owner()?;
+        if self.kept().is_some() {
+            self.as_manager()?;
+        }
+        self.keys.delete()?;
+        self.core.set_sender(None);
+        *self.kept() = None;
+        let mut saved = settings::load(&self.core.db())?;
+        saved.connection = None;
+        settings::save(&self.core.db(), &saved)?;
+        Ok(())
+    }
+
+    /// The key this till uses, as the service last described it: after a restart, the
+    /// business the kept key was accepted for, before the service is asked again. None
+    /// when no key is kept (or it cannot be read: see [`Counter::troubles`]).
+    pub fn connection(&self) -> Option<Connection> {
+        self.kept().clone()
+    }
+
+    /// What is wrong with the till's own files, now: a key that cannot be read,
+    /// damaged settings, or data another copy owns. Empty when all is well.
+    pub fn troubles(&self) -> Result<Vec<Trouble>, Error> {
+        if self.lock.is_none() {
+            // The rest belongs to the copy that owns the till.
+            return Ok(vec![Trouble::HeldElsewhere {
+                path: self.data_dir.clone(),
+            }]);
+        }
+        let mut troubles = Vec::new();
+        let loaded = settings::read(&self.core.db())?;
+        if !loaded.damaged.is_empty() {
+            troubles.push(Trouble::SettingsDamaged {
+                settings: loaded.damaged,
+            });
+        }
+        if let Err(error) = self.keys.load() {
+            troubles.push(Trouble::of_key(&error));
+        }
+        Ok(troubles)
+    }
+
+    /// Saves the settings as they can be read, each damaged one at its default: the
+    /// remedy for [`Trouble::SettingsDamaged`].
+    pub fn reset_damaged_settings(&self) -> Result<Settings, Error> {
+        self.owner()?;
+        let loaded = settings::read(&self.core.db())?;
+        settings::save(&self.core.db(), &loaded.settings)?;
+        Ok(loaded.settings)
+    }
+
+    /// Whether the service answers, as last seen.
+    pub fn connectivity(&self) -> Connectivity {
+        self.core.connectivity()
+    }
+
+    /// Whether the till's clock is off by more than the allowed difference.
+    pub fn clock_warning(&self) -> bool {
+        self.core.clock_warning()
+    }
+
+    /// Till minus service, in seconds, while the till's clock is off by more than the
+    /// allowed difference.
+    pub fn clock_skew(&self) -> Option<i64> {
+        self.core.clock_skew()
+    }
+}

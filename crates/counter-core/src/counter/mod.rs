@@ -1,0 +1,533 @@
+//! The façade the Tauri shell holds: one open till.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use jiff::Timestamp;
+use loyalty_api::{
+    ApiKey, CardId, Client, Currency, CustomerId, GiftCardId, KeyMode, Me, MinorUnits, PassId,
+    ScanAction, Wallet,
+};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use tokio::sync::broadcast;
+use tokio::task::{AbortHandle, JoinHandle};
+
+use crate::cache::{self, CachedGiftCard, CardLookup, CustomerSummary};
+use crate::clock::Clock;
+use crate::config::Config;
+use crate::error::{Error, NotAllowed};
+use crate::events::{Connectivity, Event};
+use crate::ids::IdSource;
+use crate::input::{self, TextField};
+use crate::kinds::{Abilities, Scope};
+use crate::learner::Learner;
+use crate::lock::{LockError, OwnerLock};
+use crate::offer::{CardActions, PaymentOffer};
+use crate::outbox::send::{self, Mode, Report};
+use crate::outbox::store::RepeatConfirmation;
+use crate::outbox::{
+    DecisionReason, ItemId, ItemState, OutboxItem, QueueCounts, Refusal, Write, store,
+};
+use crate::payment::{self, AmountError, OfflinePaymentPolicy};
+use crate::secrets::{KeyFingerprint, KeyStorage, KeyStore};
+use crate::settings::{self, KeptConnection, Settings};
+use crate::shared::{Core, Sender};
+use crate::sync::{self, SyncReport};
+use crate::trouble::Trouble;
+use crate::views::{
+    Answer, BroadcastPreviewView, CustomerView, GiftCardView, LedgerEntryView, PassView,
+    PaymentView, ScanResultView,
+};
+
+mod connection;
+mod customers;
+mod manager;
+mod messages;
+mod payments;
+mod queue;
+mod scans;
+
+pub use customers::{EnrolOutcome, Enrolment};
+pub use manager::MANAGER_IDLE;
+pub use messages::BroadcastDraft;
+pub use payments::GiftCardRead;
+pub use payments::{Balance, GiftCardIssue, IssueChoices, PaymentOutcome};
+pub use queue::ItemChoices;
+pub use scans::{CardOffer, FreshCard, ScanOutcome};
+
+/// What the key is, as the UI shows it after connecting.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Connection {
+    /// The business's name.
+    pub business_name: String,
+    /// Whether it is a test key (the UI shows a TEST banner).
+    pub test_mode: bool,
+    /// The key's scopes: what it may not do is not offered.
+    pub scopes: Vec<Scope>,
+    /// Where the key is kept (the UI shows the file warning).
+    pub key_storage: KeyStorage,
+}
+
+/// The answer to an enrolment or a gift-card issue.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum WriteOutcome {
+    /// The service did it; its answer.
+    Done {
+        /// The outbox item.
+        item: ItemId,
+        /// The answer.
+        answer: Answer,
+    },
+    /// Stored and queued.
+    Queued {
+        /// The outbox item.
+        item: ItemId,
+    },
+    /// The service refused it.
+    Refused {
+        /// The outbox item.
+        item: ItemId,
+        /// Why.
+        refusal: Refusal,
+    },
+    /// A person must decide.
+    NeedsDecision {
+        /// The outbox item.
+        item: ItemId,
+        /// Why.
+        reason: DecisionReason,
+    },
+}
+
+/// One open till: its outbox, cache, settings and connection.
+#[derive(Debug)]
+pub struct Counter {
+    core: Arc<Core>,
+    keys: KeyStore,
+    tasks: Vec<JoinHandle<()>>,
+    /// Cashiers' attempts that outlived their wait: stopped with the counter.
+    attempts: Mutex<Vec<AbortHandle>>,
+    /// The key in use, as the service last described it.
+    kept: std::sync::Mutex<Option<Connection>>,
+    /// Until when the manager who entered the PIN counts as here (see `manager.rs`).
+    manager_until: std::sync::Mutex<Option<std::time::Instant>>,
+    /// The passes read from the service in this run: what a card counts towards
+    /// (passes do not change during a shift; the cache has those of earlier runs).
+    passes: Mutex<HashMap<PassId, PassView>>,
+    // Dropped last: the lock outlives the tasks' abort. None while another copy owns
+    // the data and this one only reads it.
+    lock: Option<OwnerLock>,
+    data_dir: PathBuf,
+}
+
+impl Drop for Counter {
+    fn drop(&mut self) {
+        for task in &self.tasks {
+            task.abort();
+        }
+        for attempt in self
+            .attempts
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .iter()
+        {
+            attempt.abort();
+        }
+    }
+}
+
+fn outcome_state(core: &Core, id: ItemId) -> Result<OutboxItem, Error> {
+    store::get(&core.db(), id)?.ok_or(Error::NoSuchItem)
+}
+
+/// The service's refusal of a refused item. An item a person closed (discarded, or
+/// replaced) has none: asked about again (a stale screen), it is said to be withdrawn.
+fn refusal_of(item: &OutboxItem) -> Result<Refusal, Error> {
+    item.refusal
+        .clone()
+        .ok_or_else(|| Error::NotAllowed(NotAllowed::Withdrawn))
+}
+
+fn not_a_recent_visit() -> Error {
+    Error::NotAllowed(NotAllowed::NotARecentVisit)
+}
+
+/// One attempt of an item a cashier's call claimed; the claim ends with it.
+async fn send_claimed(
+    core: Arc<Core>,
+    id: ItemId,
+    waiting: Arc<AtomicBool>,
+) -> Result<Report, Error> {
+    let result = async {
+        let Some(sender) = core.sender() else {
+            return Ok(Report::default());
+        };
+        if !core.connectivity().may_call_service() || core.gate().is_some() {
+            return Ok(Report::default());
+        }
+        let _sending = core.send_lock.lock().await;
+        if !store::is_first_in_line(&core.db(), id)? || core.gate().is_some() {
+            return Ok(Report::default());
+        }
+        Ok(send::send_item(&core, &sender, id, Mode::Interactive(waiting)).await?)
+    }
+    .await;
+    core.unclaim(id);
+    core.publish_item(id);
+    result
+}
+
+impl Counter {
+    /// Opens the till whose data lives in `data_dir` (created if missing): takes the
+    /// single-owner lock, opens and migrates the database, starts the sender and the
+    /// connectivity check, and reconnects with the kept key if there is one; the
+    /// business the key was last accepted for is at once [`Counter::connection`].
+    ///
+    /// A key that cannot be read, damaged settings, or data another copy owns do not
+    /// fail the open: the till opens without the key, with defaults, or only reading
+    /// its queue, and [`Counter::troubles`] says what is wrong.
+    ///
+    /// Must be called inside a tokio runtime.
+    pub async fn open(
+        data_dir: &Path,
+        config: Config,
+        clock: Arc<dyn Clock>,
+        ids: Arc<dyn IdSource>,
+    ) -> Result<Counter, Error> {
+        std::fs::create_dir_all(data_dir).map_err(|source| LockError::Io {
+            path: data_dir.to_owned(),
+            source,
+        })?;
+        let database = data_dir.join("till.db");
+        let (lock, db) = match OwnerLock::acquire(&data_dir.join("till.lock")) {
+            Ok(lock) => (Some(lock), crate::db::open(&database)?),
+            Err(LockError::AlreadyOwned(_)) => {
+                tracing::warn!(dir = %data_dir.display(), "another copy owns the till; reading only");
+                // The owner creates the file just after taking the lock: until then there
+                // is nothing queued to show.
+                let db = if database.exists() {
+                    crate::db::open_read_only(&database)?
+                } else {
+                    let mut empty = rusqlite::Connection::open_in_memory()?;
+                    crate::db::migrate(&mut empty)?;
+                    empty
+                };
+                (None, db)
+            }
+            Err(error) => return Err(error.into()),
+        };
+        let keys = KeyStore::new(config.secrets.clone(), data_dir);
+        let core = Arc::new(Core::new(db, clock, ids, config));
+        let mut counter = Counter {
+            core: core.clone(),
+            keys,
+            tasks: Vec::new(),
+            attempts: Mutex::new(Vec::new()),
+            kept: std::sync::Mutex::new(None),
+            manager_until: std::sync::Mutex::new(None),
+            passes: Mutex::new(HashMap::new()),
+            lock,
+            data_dir: data_dir.to_owned(),
+        };
+        // The owner sends and checks; a reader must not become a second sender.
+        if counter.lock.is_none() {
+            return Ok(counter);
+        }
+        let saved = settings::load(&core.db())?;
+        if let Some(base_url) = saved.base_url
+            && let Some(unknown) = counter.reconnect(&base_url, saved.connection)
+        {
+            counter.learn_connection(unknown).await;
+        }
+        counter
+            .tasks
+            .push(tokio::spawn(send::run_worker(core.clone())));
+        counter.tasks.push(tokio::spawn(run_prober(core)));
+        Ok(counter)
+    }
+
+    /// Uses the kept key again, if it can be read; what cannot is left to
+    /// [`Counter::troubles`] and the till opens without a key. Answers where the key
+    /// sits when the business it was accepted for is not known.
+    fn reconnect(&self, base_url: &str, known: Option<KeptConnection>) -> Option<KeyStorage> {
+        let (key, storage) = match self.keys.load() {
+            Ok(Some(kept)) => kept,
+            Ok(None) => return None,
+            Err(error) => {
+                tracing::warn!(%error, "the kept key cannot be used; opening without it");
+                return None;
+            }
+        };
+        let client = match self.build_client(base_url, key.clone(), Learner::of(&self.core)) {
+            Ok(client) => client,
+            Err(error) => {
+                tracing::warn!(%error, "the kept base URL cannot be used; opening without a key");
+                return None;
+            }
+        };
+        if let KeyStorage::File { path, warning } = &storage {
+            self.core.events.publish(Event::KeyStorageWarning {
+                path: path.clone(),
+                message: warning.clone(),
+            });
+        }
+        // Writes an earlier version stored without recording keys went under this one.
+        if let Err(error) = store::stamp_unrecorded_key(&self.core.db(), &KeyFingerprint::of(&key))
+        {
+            tracing::warn!(%error, "writes in flight could not be marked with their key");
+        }
+        if let Err(error) = self.use_key(client, &key) {
+            tracing::warn!(%error, "the kept key could not be put to use");
+            return None;
+        }
+        match known {
+            Some(known) => {
+                *self.kept() = Some(Connection::kept(known, storage));
+                None
+            }
+            None => Some(storage),
+        }
+    }
+
+    /// A key kept by an earlier version, which did not remember the business: the
+    /// service is asked once, briefly, so that the upgrade does not ask for the key
+    /// again. Unanswered in time, Connect asks (the key stays in use meanwhile).
+    async fn learn_connection(&self, storage: KeyStorage) {
+        let Some(client) = self.core.client() else {
+            return;
+        };
+        let wait = self.core.config.connect_timeout.min(Duration::from_secs(3));
+        let me = match tokio::time::timeout(wait, client.me()).await {
+            Ok(Ok(me)) => me,
+            Ok(Err(_)) | Err(_) => return,
+        };
+        let connection = connection_of(&me.data, storage);
+        if let Err(error) = self.remember(&connection) {
+            tracing::warn!(%error, "the business of the kept key could not be saved");
+        }
+        *self.kept() = Some(connection);
+    }
+
+    /// Keeps what the service said of the key in the settings, for the next start.
+    fn remember(&self, connection: &Connection) -> Result<(), Error> {
+        let db = self.core.db();
+        let mut saved = settings::load(&db)?;
+        saved.connection = Some(KeptConnection {
+            business_name: connection.business_name.clone(),
+            test_mode: connection.test_mode,
+            scopes: connection.scopes.clone(),
+        });
+        Ok(settings::save(&db, &saved)?)
+    }
+
+    fn kept(&self) -> std::sync::MutexGuard<'_, Option<Connection>> {
+        self.kept.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Refuses what only the till's owner may do, while another copy owns it.
+    fn owner(&self) -> Result<(), Error> {
+        match self.lock {
+            Some(_) => Ok(()),
+            None => Err(LockError::AlreadyOwned(self.data_dir.clone()).into()),
+        }
+    }
+
+    /// Stops the sender and the check, and waits until they have stopped. Dropping
+    /// the counter does the same without waiting.
+    pub async fn close(mut self) {
+        let attempts =
+            std::mem::take(&mut *self.attempts.lock().unwrap_or_else(|p| p.into_inner()));
+        for attempt in attempts {
+            attempt.abort();
+        }
+        for task in std::mem::take(&mut self.tasks) {
+            task.abort();
+            let _ = task.await;
+        }
+    }
+
+    /// Sends with `client` from now on. Writes held because they may have reached the
+    /// service under this very key go on.
+    fn use_key(&self, client: Client, key: &ApiKey) -> Result<(), Error> {
+        let key = KeyFingerprint::of(key);
+        let released = self.core.use_sender(Sender { client, key })?;
+        if released > 0 {
+            tracing::info!(released, "writes held for this key go on");
+        }
+        Ok(())
+    }
+
+    /// Events: connectivity, queue counts, item changes, sync progress, clock skew.
+    pub fn subscribe(&self) -> broadcast::Receiver<Event> {
+        self.core.events.subscribe()
+    }
+
+    /// A client for `key`, whose every answer `learner` records.
+    fn build_client(
+        &self,
+        base_url: &str,
+        key: ApiKey,
+        learner: Arc<Learner>,
+    ) -> Result<Client, Error> {
+        Ok(Client::builder(base_url, key)
+            .timeout(self.core.config.request_timeout)
+            .connect_timeout(self.core.config.connect_timeout)
+            .observer(learner)
+            .build()?)
+    }
+
+    /// Stores `write`, then sends it at once if the service is reachable and nothing
+    /// for the same card waits before it. Returns the item and what the attempt learnt.
+    async fn submit(
+        &self,
+        write: Write,
+        replaces: Option<ItemId>,
+    ) -> Result<(OutboxItem, Report), Error> {
+        let core = &self.core;
+        let key = core.ids.idempotency_key();
+        let id = core.enqueue_claimed(&write, &key, replaces)?;
+        self.attend(id).await
+    }
+
+    /// Sends a claimed item for a cashier, who waits at most `interactive_wait`: past
+    /// it the item shows as it stands (queued, or sending), the attempt goes on, and its
+    /// answer reaches the card and the queue through events. A slow service never
+    /// holds the counter.
+    async fn attend(&self, id: ItemId) -> Result<(OutboxItem, Report), Error> {
+        let core = self.core.clone();
+        if core.sender().is_none()
+            || !core.connectivity().may_call_service()
+            || core.gate().is_some()
+        {
+            // Nothing would be sent now: the write waits for the worker.
+            core.unclaim(id);
+            core.publish_item(id);
+            return Ok((outcome_state(&core, id)?, Report::default()));
+        }
+        let waiting = Arc::new(AtomicBool::new(true));
+        let mut attempt = tokio::spawn(send_claimed(core.clone(), id, waiting.clone()));
+        {
+            let mut attempts = self.attempts.lock().unwrap_or_else(|p| p.into_inner());
+            attempts.retain(|a| !a.is_finished());
+            attempts.push(attempt.abort_handle());
+        }
+        let report = match tokio::time::timeout(core.config.interactive_wait, &mut attempt).await {
+            Ok(Ok(report)) => report?,
+            Ok(Err(stopped)) => {
+                tracing::error!(%stopped, %id, "a cashier's attempt stopped");
+                Report::default()
+            }
+            Err(_) => {
+                // From now on a late answer is the worker's to handle (a repeat visit
+                // becomes a decision in the queue rather than a question to nobody).
+                waiting.store(false, Ordering::SeqCst);
+                Report::default()
+            }
+        };
+        Ok((outcome_state(&core, id)?, report))
+    }
+
+    async fn write_outcome(&self, write: Write) -> Result<WriteOutcome, Error> {
+        let (item, _) = self.submit(write, None).await?;
+        Ok(match item.state {
+            ItemState::Done => WriteOutcome::Done {
+                item: item.id,
+                answer: item.answer.expect("a done item keeps its answer"),
+            },
+            ItemState::Refused => WriteOutcome::Refused {
+                item: item.id,
+                refusal: refusal_of(&item)?,
+            },
+            ItemState::NeedsDecision => WriteOutcome::NeedsDecision {
+                item: item.id,
+                reason: item
+                    .reason
+                    .expect("an item that needs a decision keeps its reason"),
+            },
+            ItemState::Queued | ItemState::Sending => WriteOutcome::Queued { item: item.id },
+        })
+    }
+
+    /// The till's settings.
+    pub fn settings(&self) -> Result<Settings, Error> {
+        Ok(settings::load(&self.core.db())?)
+    }
+
+    /// Saves the till's settings as they are (the base URL changes on the next
+    /// `connect`): for a till's set-up; a manager's change goes through the methods
+    /// that ask for them ([`Counter::set_offline_payments`]).
+    pub fn save_settings(&self, settings: &Settings) -> Result<(), Error> {
+        Ok(settings::save(&self.core.db(), settings)?)
+    }
+
+    /// What the till allows while the service cannot be reached: a manager's decision.
+    pub fn set_offline_payments(&self, policy: OfflinePaymentPolicy) -> Result<(), Error> {
+        self.as_manager()?;
+        let mut saved = settings::load(&self.core.db())?;
+        saved.offline_payments = policy;
+        Ok(settings::save(&self.core.db(), &saved)?)
+    }
+
+    /// Where the till's data lives is given at open; this is the lock file, for messages.
+    pub fn lock_path(&self) -> PathBuf {
+        self.data_dir.join("till.lock")
+    }
+}
+
+impl Connection {
+    /// What the key may do at this till.
+    pub fn may(&self) -> Abilities {
+        Abilities::of(&self.scopes)
+    }
+
+    fn kept(known: KeptConnection, key_storage: KeyStorage) -> Self {
+        Self {
+            business_name: known.business_name,
+            test_mode: known.test_mode,
+            scopes: known.scopes,
+            key_storage,
+        }
+    }
+}
+
+fn connection_of(me: &Me, key_storage: KeyStorage) -> Connection {
+    Connection {
+        business_name: me.business.name.clone(),
+        test_mode: me.mode == KeyMode::Test,
+        scopes: me.scopes.iter().map(Scope::from).collect(),
+        key_storage,
+    }
+}
+
+/// The light periodic check: GET /v1/me, at once when the counter opens (the outbox
+/// needs the service's clock before it resends anything that may have arrived), then
+/// often while offline, rarely while online.
+async fn run_prober(core: Arc<Core>) {
+    if let Some(client) = core.client() {
+        // What the answer teaches, the client tells the till.
+        let _ = client.me().await;
+    }
+    loop {
+        // Often while offline; rarely while online or while the key is refused (repeated
+        // refusals from one address are rate limited).
+        let every = if matches!(
+            core.connectivity(),
+            Connectivity::Online | Connectivity::KeyRefused
+        ) {
+            core.config.probe_online
+        } else {
+            core.config.probe_offline
+        };
+        tokio::time::sleep(every).await;
+        let Some(client) = core.client() else {
+            continue;
+        };
+        // What the answer teaches, the client tells the till.
+        let _ = client.me().await;
+    }
+}

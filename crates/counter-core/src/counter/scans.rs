@@ -1,0 +1,302 @@
+//! A card at the counter: read it, record a visit, points or a redemption.
+
+use super::*;
+use crate::scanner::{self, NotACard, Scanned};
+use crate::views::CardView;
+
+/// The answer to `record_scan` and `confirm_repeat_visit`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum ScanOutcome {
+    /// The service recorded it.
+    Recorded {
+        /// The outbox item.
+        item: ItemId,
+        /// The service's answer.
+        result: ScanResultView,
+    },
+    /// Stored and queued: the service could not be reached now.
+    Queued {
+        /// The outbox item.
+        item: ItemId,
+        /// The card as the till knows it (provisional).
+        known: Option<CardLookup>,
+    },
+    /// A visit less than 15 minutes after the last: the cashier chooses.
+    NeedsConfirmation {
+        /// The refused item (closed as refused).
+        item: ItemId,
+        /// When the last visit was.
+        last_visit_at: Option<Timestamp>,
+    },
+    /// The service refused it.
+    Refused {
+        /// The outbox item.
+        item: ItemId,
+        /// Why.
+        refusal: Refusal,
+    },
+    /// A person must decide (see the item's reason).
+    NeedsDecision {
+        /// The outbox item.
+        item: ItemId,
+        /// Why.
+        reason: DecisionReason,
+    },
+}
+
+/// What the counter shows with a card: its pass, when the till has read it, and what
+/// may be done with the card now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CardOffer {
+    /// What the card counts towards.
+    pub pass: Option<PassView>,
+    /// The actions offered.
+    pub actions: CardActions,
+}
+
+/// What a fresh read of a card found ([`Counter::read_card`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FreshCard {
+    /// The card as the service has it now (or with this till's queued writes pending).
+    Found(Box<CardLookup>),
+    /// The service has no such card: never enrolled here, or its customer was deleted.
+    NoSuchCard,
+    /// Not read: unreachable, key refused, a wait in force, or no first sync yet.
+    NotChecked,
+}
+
+impl Counter {
+    /// Records a scan: `Visit` (amount None), `Points` (amount = points, negative to
+    /// deduct) or `Redeem`.
+    pub async fn record_scan(
+        &self,
+        card: CardId,
+        action: ScanAction,
+        amount: Option<Decimal>,
+    ) -> Result<ScanOutcome, Error> {
+        input::card(&card)?;
+        input::points(&action, amount)?;
+        // A code without a prefix this till knows is a card once it was found as one
+        // (`identify`): no write is stored for a code nobody looked up.
+        if matches!(scanner::read(card.as_str()), Scanned::Unknown { .. })
+            && self.lookup_card(&card)?.is_none()
+        {
+            return Err(input::InputError::NotACard {
+                given: card.as_str().chars().take(64).collect(),
+            }
+            .into());
+        }
+        self.scan(card, action, amount, false, None).await
+    }
+
+    async fn scan(
+        &self,
+        card: CardId,
+        action: ScanAction,
+        amount: Option<Decimal>,
+        confirm_repeat: bool,
+        replaces: Option<ItemId>,
+    ) -> Result<ScanOutcome, Error> {
+        let write = Write::Scan {
+            card_id: card.clone(),
+            action,
+            amount,
+            confirm_repeat,
+        };
+        let (item, report) = self.submit(write, replaces).await?;
+        self.scan_outcome(item, report, &card)
+    }
+
+    fn scan_outcome(
+        &self,
+        item: OutboxItem,
+        report: Report,
+        card: &CardId,
+    ) -> Result<ScanOutcome, Error> {
+        Ok(match item.state {
+            ItemState::Done => match item.answer {
+                Some(Answer::ScanResult(result)) => ScanOutcome::Recorded {
+                    item: item.id,
+                    result,
+                },
+                _ => unreachable!("a done scan stores a scan result"),
+            },
+            ItemState::Refused => {
+                let refusal = refusal_of(&item)?;
+                if refusal.code == loyalty_api::ErrorCode::RecentVisit.as_str() {
+                    ScanOutcome::NeedsConfirmation {
+                        item: item.id,
+                        last_visit_at: report.last_visit_at,
+                    }
+                } else {
+                    ScanOutcome::Refused {
+                        item: item.id,
+                        refusal,
+                    }
+                }
+            }
+            ItemState::NeedsDecision => ScanOutcome::NeedsDecision {
+                item: item.id,
+                reason: item
+                    .reason
+                    .expect("an item that needs a decision keeps its reason"),
+            },
+            ItemState::Queued | ItemState::Sending => ScanOutcome::Queued {
+                item: item.id,
+                known: cache::lookup_card(&self.core.db(), card)?,
+            },
+        })
+    }
+
+    /// The cashier confirms a repeat visit: a new write with `confirm_repeat: true`
+    /// and a new key (the first key's answer is already stored by the service). The
+    /// replacement is stored and the first item closed (naming it) in one transaction,
+    /// so a second confirmation (a double click, two screens, a restart in between)
+    /// stores nothing and answers with the replacement as it stands: one extra visit.
+    pub async fn confirm_repeat_visit(&self, item: ItemId) -> Result<ScanOutcome, Error> {
+        let core = &self.core;
+        let first = outcome_state(core, item)?;
+        let Write::Scan { card_id, .. } = &first.write else {
+            return Err(not_a_recent_visit());
+        };
+        let card = card_id.clone();
+        let write = Write::Scan {
+            card_id: card.clone(),
+            action: ScanAction::Visit,
+            amount: None,
+            confirm_repeat: true,
+        };
+        let key = core.ids.idempotency_key();
+        let confirmation = core.confirm_repeat_claimed(item, &write, &key)?;
+        core.publish_item(item);
+        let (replacement, report) = match confirmation {
+            RepeatConfirmation::Stored(replacement) => self.attend(replacement).await?,
+            RepeatConfirmation::AlreadyConfirmed(replacement) => {
+                (outcome_state(core, replacement)?, Report::default())
+            }
+            RepeatConfirmation::NotARecentVisit => return Err(not_a_recent_visit()),
+        };
+        self.scan_outcome(replacement, report, &card)
+    }
+
+    /// What the counter offers with `card` (`queued` writes for it not yet in its
+    /// figures), by the key connected now and the card's pass when it is known.
+    pub fn card_offer(&self, card: &CardView, queued: u32) -> CardOffer {
+        let pass = self.known_pass(&card.pass_id);
+        CardOffer {
+            actions: CardActions::for_card(self.may(), card, pass.as_ref(), queued),
+            pass,
+        }
+    }
+
+    /// Reads what the scanner or the keyboard gave. A code without a prefix this till
+    /// knows is looked up as a loyalty card (the cache, then the customers enrolled
+    /// since the last sync), then as a gift card (the cache, then one read); when it
+    /// is neither, the answer says so, or says that the service could not be asked.
+    pub async fn identify(&self, input: &str) -> Result<Scanned, Error> {
+        let code = match scanner::read(input) {
+            Scanned::Unknown { code } => code,
+            read => return Ok(read),
+        };
+        let card = CardId::new(code.clone());
+        let gift = GiftCardId::new(code);
+        if self.lookup_card(&card)?.is_some() {
+            return Ok(Scanned::Card { id: card });
+        }
+        if self.gift_card(&gift)?.is_some() {
+            return Ok(Scanned::GiftCard { id: gift });
+        }
+        let not_known = |reason| Ok(Scanned::NotACard { reason });
+        let Some(client) = self.core.client() else {
+            return not_known(NotACard::NotKnownOffline);
+        };
+        if !self.core.connectivity().may_call_service() || self.core.gate().is_some() {
+            return not_known(NotACard::NotKnownOffline);
+        }
+        // A card enrolled since the last sync.
+        match sync::newer(&self.core, &client).await {
+            Ok(Some(_)) if self.lookup_card(&card)?.is_some() => {
+                return Ok(Scanned::Card { id: card });
+            }
+            Ok(_) => {}
+            Err(Error::Api(error)) if error.problem().is_none() => {
+                return not_known(NotACard::NotKnownOffline);
+            }
+            Err(error) => return Err(error),
+        }
+        match client.gift_cards().get(&gift).await {
+            Ok(read) => {
+                let view = GiftCardView::from(&read.gift_card);
+                cache::put_gift_card(&self.core.db(), &view, self.core.now())?;
+                Ok(Scanned::GiftCard { id: gift })
+            }
+            Err(error) => match error.code() {
+                Some(loyalty_api::ErrorCode::NotFound) => not_known(NotACard::NotKnown),
+                Some(_) => Err(error.into()),
+                None => not_known(NotACard::NotKnownOffline),
+            },
+        }
+    }
+
+    /// A card by its id, from the cache, with whether writes for it are queued.
+    pub fn lookup_card(&self, card: &CardId) -> Result<Option<CardLookup>, Error> {
+        Ok(cache::lookup_card(&self.core.db(), card)?)
+    }
+
+    /// A card read from the service now, into the cache.
+    ///
+    /// A cached card's customer is read again; a deleted customer is forgotten with
+    /// their cards. For a card the cache does not know, the customers enrolled since
+    /// the last sync are fetched. Nothing is read while the service is unreachable, the
+    /// key refused or a wait in force, nor before a first sync has finished. Writes
+    /// still queued for the card keep the cached figures, as in [`Counter::lookup_card`].
+    pub async fn read_card(&self, card: &CardId) -> Result<FreshCard, Error> {
+        input::card(card)?;
+        let client = self.core.client().ok_or(Error::NotConnected)?;
+        if !self.core.connectivity().may_call_service() || self.core.gate().is_some() {
+            return Ok(FreshCard::NotChecked);
+        }
+        let Some(customer) = self
+            .lookup_card(card)?
+            .and_then(|known| known.customer.map(|c| c.id))
+        else {
+            if sync::newer(&self.core, &client).await?.is_none() {
+                return Ok(FreshCard::NotChecked);
+            }
+            return self.found(card).await;
+        };
+        // Stamped with the time it was asked, so that an answer this till stored while
+        // the read was on its way is not overwritten with older figures.
+        let asked = self.core.now();
+        match client.customers().get(&customer).await {
+            Ok(read) => {
+                let mut db = self.core.db();
+                let tx = db.transaction()?;
+                cache::put_customer(&tx, &CustomerView::from(&read.data), asked)?;
+                tx.commit()?;
+            }
+            Err(err) if err.code() == Some(&loyalty_api::ErrorCode::NotFound) => {
+                let mut db = self.core.db();
+                let tx = db.transaction()?;
+                cache::forget_customer(&tx, &customer)?;
+                tx.commit()?;
+            }
+            Err(err) => {
+                return Err(err.into());
+            }
+        }
+        self.found(card).await
+    }
+
+    /// The card as read, once its pass is known (read now if this run has not).
+    async fn found(&self, card: &CardId) -> Result<FreshCard, Error> {
+        Ok(match self.lookup_card(card)? {
+            Some(lookup) => {
+                self.learn_pass(&lookup.card.pass_id).await;
+                FreshCard::Found(Box::new(lookup))
+            }
+            None => FreshCard::NoSuchCard,
+        })
+    }
+}

@@ -1,0 +1,254 @@
+//! The counter screen: a card read from the scanner, its pass, what may be done, and
+//! the answer to an action.
+
+use counter_core::cache::{CardLookup, CustomerSummary};
+use counter_core::kinds::{CardStatus, LoyaltyType, ScanKind};
+use counter_core::offer::CardActions;
+use counter_core::scanner::NotACard;
+use counter_core::views::{CardView, PassView};
+use counter_core::{Counter, FreshCard, ItemId, ScanOutcome};
+
+use super::{ReasonView, RefusalView, exported, int};
+
+exported! {
+/// A loyalty card as the counter screen shows it, with what may be done with it (the
+/// core decides: the key's scopes, the card's pass).
+pub struct CardPanel {
+    /// The card's id.
+    pub card_id: String,
+    /// Its pass (what it counts towards).
+    pub pass_id: String,
+    /// Whether it accepts scans.
+    pub status: CardStatus,
+    /// The customer's name, when known.
+    pub customer_name: Option<String>,
+    /// The customer's email, when known.
+    pub customer_email: Option<String>,
+    /// Visits towards the goal.
+    pub visits: i32,
+    /// Points held.
+    pub points: i32,
+    /// Rewards ready.
+    pub rewards_available: i32,
+    /// Rewards redeemed so far.
+    pub rewards_redeemed: i32,
+    /// The last visit (RFC 3339).
+    pub last_visit_at: Option<String>,
+    /// Queued writes not yet in these figures.
+    pub queued_writes: u32,
+    /// Its pass, when the till has read it.
+    pub pass: Option<PassPanel>,
+    /// What may be done with it now.
+    pub actions: CardActions,
+}
+}
+
+impl CardPanel {
+    /// `card` with what `counter` offers for it; its customer when known, and the
+    /// `queued` writes for it not yet in its figures.
+    pub fn new(
+        counter: &Counter,
+        card: &CardView,
+        customer: Option<&CustomerSummary>,
+        queued: u32,
+    ) -> Self {
+        let offer = counter.card_offer(card, queued);
+        Self {
+            card_id: card.id.as_str().to_owned(),
+            pass_id: card.pass_id.as_str().to_owned(),
+            status: card.status,
+            customer_name: customer.and_then(|c| c.name.clone()),
+            customer_email: customer.and_then(|c| c.email.clone()),
+            visits: int(card.visits),
+            points: int(card.points),
+            rewards_available: int(card.rewards_available),
+            rewards_redeemed: int(card.rewards_redeemed),
+            last_visit_at: card.last_visit_at.map(|t| t.to_string()),
+            queued_writes: queued,
+            pass: offer.pass.map(PassPanel::from),
+            actions: offer.actions,
+        }
+    }
+
+    /// A card as the cache knows it.
+    pub fn of_lookup(counter: &Counter, lookup: &CardLookup) -> Self {
+        Self::new(
+            counter,
+            &lookup.card,
+            lookup.customer.as_ref(),
+            lookup.queued_writes,
+        )
+    }
+}
+
+exported! {
+/// What the scanner or the keyboard gave, read by the core.
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ScanRead {
+    /// A loyalty card, with what the till knows of it.
+    Card {
+        /// The card's id.
+        id: String,
+        /// The cached card, when the till has seen it.
+        known: Option<Box<CardPanel>>,
+        /// What may be done with it (the known card's, else what the key may do).
+        actions: CardActions,
+    },
+    /// A gift card.
+    GiftCard {
+        /// Its id.
+        id: String,
+    },
+    /// Not a card.
+    NotACard {
+        /// Why.
+        reason: NotACard,
+    },
+}
+}
+
+exported! {
+/// The answer to a scan.
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum ScanReply {
+    /// Recorded by the service.
+    Recorded {
+        /// The outbox item.
+        item: ItemId,
+        /// What it was.
+        kind: ScanKind,
+        /// Visits added.
+        visits_added: i32,
+        /// Points added.
+        points_added: i32,
+        /// Points deducted.
+        points_deducted: i32,
+        /// A reward was earned: celebrate.
+        reward_earned: bool,
+        /// The card after it.
+        card: CardPanel,
+    },
+    /// Stored; it goes when the service answers.
+    Queued {
+        /// The outbox item.
+        item: ItemId,
+        /// The card as the till knows it.
+        card: Option<CardPanel>,
+    },
+    /// A visit less than 15 minutes after the last: ask.
+    NeedsConfirmation {
+        /// The refused item, to confirm.
+        item: ItemId,
+        /// The last visit (RFC 3339).
+        last_visit_at: Option<String>,
+    },
+    /// Refused by the service.
+    Refused {
+        /// The outbox item.
+        item: ItemId,
+        /// Why.
+        refusal: RefusalView,
+    },
+    /// A person must decide (see the queue).
+    NeedsDecision {
+        /// The outbox item.
+        item: ItemId,
+        /// Why.
+        reason: ReasonView,
+    },
+}
+}
+
+impl ScanReply {
+    /// The core's outcome, with the card as the counter shows it.
+    pub fn new(counter: &Counter, outcome: ScanOutcome) -> Self {
+        match outcome {
+            ScanOutcome::Recorded { item, result } => ScanReply::Recorded {
+                item,
+                kind: result.kind,
+                visits_added: int(result.visits_added),
+                points_added: int(result.points_added),
+                points_deducted: int(result.points_deducted),
+                reward_earned: result.reward_earned,
+                card: CardPanel::new(counter, &result.card, None, 0),
+            },
+            ScanOutcome::Queued { item, known } => ScanReply::Queued {
+                item,
+                card: known.as_ref().map(|k| CardPanel::of_lookup(counter, k)),
+            },
+            ScanOutcome::NeedsConfirmation {
+                item,
+                last_visit_at,
+            } => ScanReply::NeedsConfirmation {
+                item,
+                last_visit_at: last_visit_at.map(|t| t.to_string()),
+            },
+            ScanOutcome::Refused { item, refusal } => ScanReply::Refused {
+                item,
+                refusal: RefusalView::from(&refusal),
+            },
+            ScanOutcome::NeedsDecision { item, reason } => ScanReply::NeedsDecision {
+                item,
+                reason: ReasonView::from(&reason),
+            },
+        }
+    }
+}
+
+exported! {
+/// A card read from the service now.
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum FreshCardView {
+    /// The card as the service has it (or with this till's queued writes pending).
+    Found {
+        /// The card.
+        card: Box<CardPanel>,
+    },
+    /// The service has no such card: never enrolled, or its customer was deleted.
+    NoSuchCard,
+    /// Not read (unreachable, key refused, a wait in force, no first sync yet): the
+    /// cached card stands.
+    NotChecked,
+}
+}
+
+impl FreshCardView {
+    /// The core's fresh read, with the card as the counter shows it.
+    pub fn new(counter: &Counter, fresh: FreshCard) -> Self {
+        match fresh {
+            FreshCard::Found(lookup) => FreshCardView::Found {
+                card: Box::new(CardPanel::of_lookup(counter, &lookup)),
+            },
+            FreshCard::NoSuchCard => FreshCardView::NoSuchCard,
+            FreshCard::NotChecked => FreshCardView::NotChecked,
+        }
+    }
+}
+
+exported! {
+/// What a card counts towards.
+pub struct PassPanel {
+    /// Its id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// What it counts.
+    pub loyalty_type: LoyaltyType,
+    /// Visits or points needed for a reward.
+    pub goal: i32,
+    /// The reward.
+    pub reward_title: String,
+}
+}
+
+impl From<PassView> for PassPanel {
+    fn from(p: PassView) -> Self {
+        Self {
+            id: p.id.as_str().to_owned(),
+            name: p.name,
+            loyalty_type: p.loyalty_type,
+            goal: int(p.goal),
+            reward_title: p.reward_title,
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! The status bar: online or not, what waits, and the core's events as the UI hears them.
+
+use counter_core::{Connectivity, Event, ItemId, ItemState};
+
+use super::{exported, int, small};
+
+exported! {
+/// The always-visible status: online or not, what waits, what needs a person.
+pub struct QueueStatus {
+    /// Whether the service answers.
+    pub connectivity: Connectivity,
+    /// Writes stored and not yet answered.
+    pub queued: u32,
+    /// Writes that need a person's decision.
+    pub needs_decision: u32,
+    /// Till minus service, in seconds, while the till's clock is off by too much.
+    pub clock_skew_seconds: Option<i32>,
+}
+}
+
+exported! {
+/// A core event, as the UI hears it on `core-event`.
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum CoreEvent {
+    /// Online or offline changed.
+    Connectivity {
+        /// Whether the service answers now.
+        state: Connectivity,
+    },
+    /// The queue's counts changed.
+    QueueCounts {
+        /// Queued writes.
+        queued: u32,
+        /// Writes needing a decision.
+        needs_decision: u32,
+    },
+    /// An outbox item changed state.
+    ItemChanged {
+        /// The item.
+        id: ItemId,
+        /// Its new state.
+        state: ItemState,
+    },
+    /// Customer sync progress.
+    SyncProgress {
+        /// Customers stored so far.
+        done: u32,
+        /// The expected total, if known.
+        estimated_total: Option<u32>,
+        /// Finished.
+        finished: bool,
+    },
+    /// The till's clock differs from the service's.
+    ClockSkew {
+        /// Till minus service, in seconds.
+        skew_seconds: i32,
+        /// Beyond the allowed difference.
+        warning: bool,
+    },
+    /// The key sits in a file, not the keychain.
+    KeyStorageWarning {
+        /// The file.
+        path: String,
+    },
+}
+}
+
+impl QueueStatus {
+    /// From the counter's state now.
+    pub fn of(counter: &counter_core::Counter) -> Result<Self, counter_core::Error> {
+        let counts = counter.counts()?;
+        Ok(Self {
+            connectivity: counter.connectivity(),
+            queued: counts.queued,
+            needs_decision: counts.needs_decision,
+            clock_skew_seconds: counter.clock_skew().map(int),
+        })
+    }
+}
+
+impl From<Event> for CoreEvent {
+    fn from(event: Event) -> Self {
+        match event {
+            Event::Connectivity { state } => CoreEvent::Connectivity { state },
+            Event::QueueCounts(counts) => CoreEvent::QueueCounts {
+                queued: counts.queued,
+                needs_decision: counts.needs_decision,
+            },
+            Event::ItemChanged { id, state } => CoreEvent::ItemChanged { id, state },
+            Event::SyncProgress {
+                done,
+                estimated_total,
+                finished,
+            } => CoreEvent::SyncProgress {
+                done: small(done),
+                estimated_total: estimated_total.map(small),
+                finished,
+            },
+            Event::ClockSkew {
+                skew_seconds,
+                warning,
+            } => CoreEvent::ClockSkew {
+                skew_seconds: i32::try_from(skew_seconds).unwrap_or(i32::MAX),
+                warning,
+            },
+            Event::KeyStorageWarning { path, .. } => CoreEvent::KeyStorageWarning {
+                path: path.display().to_string(),
+            },
+        }
+    }
+}

@@ -1,0 +1,20 @@
+//! End-to-end tests: the built app in its real window, driven through WebDriver.
+//!
+//! One test binary (one link of the app's dependencies, not one per file); each module
+//! is a part of the app. They share fixed WebDriver ports, so run them one at a time:
+//! `make e2e`.
+
+mod support;
+
+mod access;
+mod app;
+mod commands;
+mod connect;
+mod counter;
+mod demo;
+mod manager;
+mod offline;
+mod points;
+mod queue;
+mod restart;
+mod screens;

@@ -1,0 +1,434 @@
+//! The demo server as the tests see it: its address from `<data>/demo/server.json`, and
+//! a key of the tests' own (minted through the control routes) to check its records.
+
+#![allow(dead_code)]
+
+pub mod own;
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail, ensure};
+use loyalty_counter_e2e::App;
+use serde_json::{Value, json};
+use thirtyfour::prelude::*;
+
+/// The embedded demo server, reached directly.
+pub struct Server {
+    http: reqwest::Client,
+    /// `{root}` of the control routes.
+    pub root: String,
+    /// The sandbox's API base URL.
+    pub api: String,
+    /// The demo business.
+    pub business_id: String,
+    /// The test's home folder (a till of the test's own can live under it).
+    pub home: std::path::PathBuf,
+    key: String,
+}
+
+/// Runs `steps` on the app started in the demo, once the counter is ready, with the
+/// demo server at hand; saves the artifacts if they fail.
+pub async fn in_demo<F, Fut>(name: &str, steps: F) -> Result<()>
+where
+    F: FnOnce(WebDriver, Server) -> Fut,
+    Fut: std::future::Future<Output = Result<()>>,
+{
+    let app = App::launch_with(name, &["--demo"]).await?;
+    let outcome = async {
+        shown(&app.driver, By::Id("scan"), Duration::from_secs(30)).await?;
+        let server = Server::of(&app).await?;
+        steps(app.driver.clone(), server).await
+    }
+    .await;
+    app.finish(outcome).await
+}
+
+impl Server {
+    /// Finds the app's demo server and mints a test key with every scope.
+    pub async fn of(app: &App) -> Result<Self> {
+        let path = app.data_dir().join("demo/server.json");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let address: Value = loop {
+            match std::fs::read(&path) {
+                Ok(bytes) => break serde_json::from_slice(&bytes)?,
+                Err(_) if Instant::now() < deadline => {
+                    tokio::time::sleep(Duration::from_millis(100)).await
+                }
+                Err(e) => return Err(e).context("demo/server.json"),
+            }
+        };
+        let root = address["root_url"].as_str().context("root_url")?.to_owned();
+        let business_id = address["business_id"]
+            .as_str()
+            .context("business_id")?
+            .to_owned();
+        let http = reqwest::Client::new();
+        let key: Value = http
+            .post(format!("{root}/_sandbox/keys"))
+            .json(&json!({
+                "business_id": business_id, "mode": "test", "expires_at": null,
+                "scopes": ["read", "customers:write", "scans:write", "gift_cards:write", "gift_cards:spend"],
+            }))
+            .send()
+            .await?
+            .error_for_status()?
+            .json()
+            .await?;
+        Ok(Self {
+            http,
+            api: address["sandbox_url"]
+                .as_str()
+                .context("sandbox_url")?
+                .to_owned(),
+            root,
+            business_id,
+            home: app.home().to_path_buf(),
+            key: key["key"].as_str().context("key")?.to_owned(),
+        })
+    }
+
+    /// GET on the API with the tests' key.
+    pub async fn get(&self, path: &str) -> Result<Value> {
+        Ok(self
+            .http
+            .get(format!("{}{path}", self.api))
+            .bearer_auth(&self.key)
+            .send()
+            .await?
+            .error_for_status()?
+            .json()
+            .await?)
+    }
+
+    /// POST on the API with the tests' key and a fresh Idempotency-Key.
+    pub async fn post(&self, path: &str, body: Value) -> Result<Value> {
+        let answer = self
+            .http
+            .post(format!("{}{path}", self.api))
+            .bearer_auth(&self.key)
+            .header(
+                "Idempotency-Key",
+                format!(
+                    "e2e-{}",
+                    std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)?
+                        .as_nanos()
+                ),
+            )
+            .json(&body)
+            .send()
+            .await?;
+        let status = answer.status();
+        let body: Value = answer.json().await?;
+        if !status.is_success() {
+            bail!("POST {path} answered {status}: {body}");
+        }
+        Ok(body)
+    }
+
+    /// POST on a control route.
+    pub async fn control(&self, path: &str, body: Value) -> Result<Value> {
+        Ok(self
+            .http
+            .post(format!("{}{path}", self.root))
+            .json(&body)
+            .send()
+            .await?
+            .error_for_status()?
+            .json()
+            .await?)
+    }
+
+    /// GET on a control route.
+    pub async fn get_control(&self, path: &str) -> Result<Value> {
+        Ok(self
+            .http
+            .get(format!("{}{path}", self.root))
+            .send()
+            .await?
+            .error_for_status()?
+            .json()
+            .await?)
+    }
+
+    /// DELETE on a control route.
+    pub async fn delete(&self, path: &str) -> Result<()> {
+        self.http
+            .delete(format!("{}{path}", self.root))
+            .send()
+            .await?
+            .error_for_status()?;
+        Ok(())
+    }
+
+    /// The `n`th demo customer (oldest first) and their first card's id.
+    pub async fn customer(&self, n: usize) -> Result<(Value, String)> {
+        let list = self.get("/v1/customers?limit=100").await?;
+        let customers = list["data"].as_array().context("data")?;
+        let customer = customers
+            .get(n)
+            .context("not enough demo customers")?
+            .clone();
+        let card = customer["cards"][0]["id"]
+            .as_str()
+            .context("card id")?
+            .to_owned();
+        Ok((customer, card))
+    }
+
+    /// Issues a gift card the way the app's core does (its outbox, its own key), from a
+    /// till of the test's own in `dir` (not the app's); answers the card's id.
+    pub async fn issue_gift_card(
+        &self,
+        dir: &std::path::Path,
+        amount: &str,
+        recipient_name: &str,
+    ) -> Result<String> {
+        let counter = counter_core::Counter::open(
+            dir,
+            counter_core::Config::default(),
+            std::sync::Arc::new(counter_core::SystemClock),
+            std::sync::Arc::new(counter_core::UuidIds),
+        )
+        .await?;
+        counter.connect(&self.api, &self.key).await?;
+        // Issuing is a manager's: this till's manager chooses a PIN first.
+        counter.set_pin(PIN)?;
+        let issued = counter
+            .issue_gift_card(counter_core::GiftCardIssue {
+                amount: amount.into(),
+                currency: "EUR".into(),
+                locale: "en".into(),
+                recipient_name: recipient_name.into(),
+                recipient_email: "gift@example.com".into(),
+            })
+            .await?;
+        counter.close().await;
+        match issued {
+            counter_core::WriteOutcome::Done {
+                answer: counter_core::views::Answer::GiftCard { gift_card, .. },
+                ..
+            } => Ok(gift_card.id.as_str().to_owned()),
+            other => bail!("the core did not issue the gift card: {other:?}"),
+        }
+    }
+
+    /// A card as the server holds it.
+    pub async fn card(&self, customer_id: &str, card_id: &str) -> Result<Value> {
+        let customer = self.get(&format!("/v1/customers/{customer_id}")).await?;
+        customer["cards"]
+            .as_array()
+            .context("cards")?
+            .iter()
+            .find(|c| c["id"] == card_id)
+            .cloned()
+            .context("card not on the customer")
+    }
+}
+
+/// Every visit a card was given: those towards the goal (10 on the demo pass) and those
+/// that became rewards. A visit that completes the goal resets `visits` to 0.
+pub fn stamps(card: &Value) -> Result<i64> {
+    let n = |field: &str| card[field].as_i64().with_context(|| field.to_owned());
+    Ok(n("visits")? + 10 * (n("rewards_available")? + n("rewards_redeemed")?))
+}
+
+/// Types a key and an address on the Connect screen and submits.
+pub async fn connect_with(driver: &WebDriver, key: &str, base_url: &str) -> Result<()> {
+    for (id, text) in [("api-key", key), ("base-url", base_url)] {
+        let field = driver.find(By::Id(id)).await?;
+        field.clear().await?;
+        field.send_keys(text).await?;
+    }
+    driver
+        .find(By::Css("form button[type=submit]"))
+        .await?
+        .click()
+        .await?;
+    Ok(())
+}
+
+/// Waits until the app that used the home folder `home` has ended (its till's lock is
+/// free), so that the next launch is a restart, not a second copy.
+pub async fn wait_until_closed(home: &std::path::Path) -> Result<()> {
+    let lock = loyalty_counter_e2e::data_dir_in(home).join("till/till.lock");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let free = match std::fs::OpenOptions::new().write(true).open(&lock) {
+            Ok(file) => file.try_lock().is_ok(),
+            Err(_) => true,
+        };
+        if free {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            bail!("the app still holds {} after 20 s", lock.display());
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Opens a screen from the navigation: counter, gift, customers or queue.
+pub async fn go(driver: &WebDriver, screen: &str) -> Result<()> {
+    driver
+        .find(By::Id(format!("nav-{screen}")))
+        .await?
+        .click()
+        .await?;
+    Ok(())
+}
+
+/// Types `text` into the scan field as a scanner does: one fast burst ending in Enter.
+pub async fn scan(driver: &WebDriver, text: &str) -> Result<()> {
+    let field = driver.find(By::Id("scan")).await?;
+    field
+        .send_keys(format!("{text}{}", char::from(Key::Enter)))
+        .await?;
+    Ok(())
+}
+
+/// Waits until `by` exists and is displayed.
+pub async fn shown(driver: &WebDriver, by: By, timeout: Duration) -> Result<WebElement> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Ok(found) = driver.find(by.clone()).await
+            && found.is_displayed().await.unwrap_or(false)
+        {
+            return Ok(found);
+        }
+        if Instant::now() > deadline {
+            bail!("{by:?} not shown after {timeout:?}");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Waits until `by` is gone.
+pub async fn gone(driver: &WebDriver, by: By, timeout: Duration) -> Result<()> {
+    let deadline = Instant::now() + timeout;
+    while Instant::now() < deadline {
+        if driver.find_all(by.clone()).await?.is_empty() {
+            return Ok(());
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    bail!("{by:?} still there after {timeout:?}")
+}
+
+/// The element `id` is wholly in the window's view, without scrolling: where the
+/// cashier is looking.
+pub async fn in_view(driver: &WebDriver, id: &str) -> Result<()> {
+    let rect: Vec<f64> = driver
+        .execute(
+            "const r = document.getElementById(arguments[0]).getBoundingClientRect();
+             return [r.top, r.bottom, window.innerHeight, window.innerWidth];",
+            vec![json!(id)],
+        )
+        .await?
+        .convert()?;
+    let [top, bottom, height, width] = rect[..] else {
+        bail!("no rectangle for #{id}: {rect:?}");
+    };
+    ensure!(
+        top >= 0.0 && bottom <= height,
+        "#{id} is out of view in a {width}x{height} window: from {top} to {bottom}"
+    );
+    Ok(())
+}
+
+/// Waits until the text of `by` satisfies `check`; returns it.
+pub async fn text_until(
+    driver: &WebDriver,
+    by: By,
+    timeout: Duration,
+    check: impl Fn(&str) -> bool,
+) -> Result<String> {
+    let deadline = Instant::now() + timeout;
+    let mut last = String::new();
+    while Instant::now() < deadline {
+        if let Ok(found) = driver.find(by.clone()).await
+            && let Ok(text) = found.text().await
+        {
+            if check(&text) {
+                return Ok(text);
+            }
+            last = text;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    bail!("{by:?} never matched after {timeout:?}; last text {last:?}")
+}
+
+/// The manager's PIN the tests choose on first use.
+pub const PIN: &str = "2468";
+
+/// Types `pin` on the on-screen PIN pad, as a finger would, and presses OK.
+pub async fn type_pin(driver: &WebDriver, pin: &str) -> Result<()> {
+    for digit in pin.chars() {
+        driver
+            .find(By::Id(format!("pin-key-{digit}")))
+            .await?
+            .click()
+            .await?;
+    }
+    driver.find(By::Id("pin-ok")).await?.click().await?;
+    Ok(())
+}
+
+/// The PIN pad's stage once it knows where the PIN stands: `enter`, `new`, `again`
+/// or `old`.
+pub async fn pin_stage(driver: &WebDriver, timeout: Duration) -> Result<String> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Ok(pad) = driver.find(By::Id("pin-pad")).await
+            && let Ok(Some(stage)) = pad.attr("data-stage").await
+        {
+            return Ok(stage);
+        }
+        if Instant::now() > deadline {
+            bail!("no PIN pad after {timeout:?}");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Answers the PIN pad as the manager: chooses [`PIN`] on first use, else enters it.
+pub async fn as_manager(driver: &WebDriver) -> Result<()> {
+    match pin_stage(driver, Duration::from_secs(10)).await?.as_str() {
+        "new" => {
+            type_pin(driver, PIN).await?;
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while pin_stage(driver, Duration::from_secs(5)).await? != "again" {
+                ensure!(
+                    Instant::now() < deadline,
+                    "the pad did not ask the PIN again"
+                );
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            type_pin(driver, PIN).await?;
+        }
+        "enter" => type_pin(driver, PIN).await?,
+        other => bail!("the PIN pad asks {other:?}"),
+    }
+    gone(driver, By::Id("pin-pad"), Duration::from_secs(10)).await
+}
+
+/// Opens the settings as the manager (the PIN first) and waits for them.
+pub async fn open_settings(driver: &WebDriver) -> Result<()> {
+    driver
+        .find(By::Id("settings-button"))
+        .await?
+        .click()
+        .await?;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if driver.find(By::Id("pin-pad")).await.is_ok() {
+            as_manager(driver).await?;
+        }
+        if driver.find(By::Id("settings")).await.is_ok() {
+            return Ok(());
+        }
+        ensure!(Instant::now() < deadline, "the settings did not open");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}

@@ -1,0 +1,113 @@
+// What the counter offers for given core data: the core decides (CardActions) and the
+// screen renders its decision; the IPC is replaced by the answers the core would give.
+import { render } from '@testing-library/svelte';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Abilities, CardActions, CardPanel, ConnectionView } from '../lib/ipc';
+
+const ipc = vi.hoisted(() => ({
+  readScan: vi.fn(),
+  readCard: vi.fn(),
+  recordScan: vi.fn(),
+  confirmRepeatVisit: vi.fn(),
+  onCoreEvent: vi.fn(async () => () => {}),
+}));
+vi.mock('../lib/ipc', () => ipc);
+
+import Counter from './Counter.svelte';
+
+const may = (scan: boolean): Abilities => ({
+  read: true,
+  scan,
+  enrol: false,
+  issue_gift_cards: false,
+  spend_gift_cards: false,
+  send_messages: false,
+});
+
+const connection = (scan: boolean): ConnectionView => ({
+  business_name: 'Café Test',
+  test_mode: true,
+  scopes: scan ? ['read', 'scans_write'] : ['read'],
+  may: may(scan),
+  demo: false,
+  key_file: null,
+});
+
+const actions = (over: Partial<CardActions>): CardActions => ({
+  visit: true,
+  add_points: true,
+  deduct_points: true,
+  redeem: true,
+  add_up_to: null,
+  deduct_up_to: null,
+  ...over,
+});
+
+const card = (over: Partial<CardPanel>): CardPanel => ({
+  card_id: 'card_0000000001',
+  pass_id: 'pass_0000000001',
+  status: 'active',
+  customer_name: 'Ana García',
+  customer_email: null,
+  visits: 0,
+  points: 70,
+  rewards_available: 0,
+  rewards_redeemed: 0,
+  last_visit_at: null,
+  queued_writes: 0,
+  pass: { id: 'pass_0000000001', name: 'Points', loyalty_type: 'points', goal: 100, reward_title: 'A coffee' },
+  actions: actions({}),
+  ...over,
+});
+
+function shows(panel: CardPanel | null, read: CardActions = actions({})) {
+  ipc.readScan.mockResolvedValue({ type: 'card', id: 'card_0000000001', known: panel, actions: panel?.actions ?? read });
+  ipc.readCard.mockResolvedValue(panel ? { type: 'found', card: panel } : { type: 'not_checked' });
+}
+
+const button = (id: string) => document.getElementById(id) as HTMLButtonElement;
+
+async function open(scan = true) {
+  render(Counter, { connection: connection(scan), lang: 'en', active: true, initialCard: 'card_0000000001', onopengift: () => {} });
+  await vi.waitFor(() => expect(document.getElementById('card-id')?.textContent).toBe('card_0000000001'));
+  await vi.waitFor(() => expect(ipc.readCard).toHaveBeenCalled());
+  await new Promise((r) => setTimeout(r, 0));
+}
+
+describe('Counter', () => {
+  beforeEach(() => vi.clearAllMocks());
+
+  it('offers what the core allows for a points card: no visit, points and a redemption', async () => {
+    shows(card({ actions: actions({ visit: false, add_up_to: 30, deduct_up_to: 70 }) }));
+    await open();
+    expect(button('act-visit').disabled).toBe(true);
+    expect(button('act-add').disabled).toBe(false);
+    expect(button('act-deduct').disabled).toBe(false);
+    expect(button('act-redeem').disabled).toBe(false);
+    expect(document.getElementById('goal-progress')).not.toBeNull();
+  });
+
+  it('offers a visit and no points for a visits card', async () => {
+    shows(card({ actions: actions({ add_points: false, deduct_points: false }) }));
+    await open();
+    expect(button('act-visit').disabled).toBe(false);
+    expect(button('act-add').disabled).toBe(true);
+    expect(button('act-deduct').disabled).toBe(true);
+  });
+
+  it('offers nothing, and says why, when the key may not record scans', async () => {
+    const none = actions({ visit: false, add_points: false, deduct_points: false, redeem: false });
+    shows(card({ actions: none }));
+    await open(false);
+    for (const id of ['act-visit', 'act-add', 'act-deduct', 'act-redeem']) expect(button(id).disabled).toBe(true);
+    expect(document.getElementById('scope-reason')?.textContent).toMatch(/may not/i);
+  });
+
+  it('offers what the key may do for a card the till has not read yet', async () => {
+    shows(null, actions({}));
+    await open();
+    expect(button('act-visit').disabled).toBe(false);
+    expect(button('act-redeem').disabled).toBe(false);
+    expect(document.getElementById('scope-reason')).toBeNull();
+  });
+});

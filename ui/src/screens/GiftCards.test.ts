@@ -1,0 +1,72 @@
+// What the gift-card screen offers for given core data: whether and up to what a
+// payment may be taken is the core's decision (PaymentOffer); the screen renders it.
+import { render } from '@testing-library/svelte';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Abilities, GiftCardPanel, PaymentOffer } from '../lib/ipc';
+
+const ipc = vi.hoisted(() => ({ giftCard: vi.fn(), readScan: vi.fn(), takePayment: vi.fn() }));
+vi.mock('../lib/ipc', () => ipc);
+
+import GiftCards from './GiftCards.svelte';
+
+const panel = (payment: PaymentOffer, over: Partial<GiftCardPanel> = {}): GiftCardPanel => ({
+  id: 'gc_0000000001',
+  status: 'active',
+  currency: 'EUR',
+  initial_amount: '50',
+  balance: '20.50',
+  recipient_name: 'Ana',
+  read_at: '2026-11-23T09:00:00Z',
+  fresh: true,
+  ledger: [],
+  payment,
+  ...over,
+});
+
+const may: Abilities = {
+  read: true,
+  scan: true,
+  enrol: true,
+  issue_gift_cards: false,
+  spend_gift_cards: true,
+  send_messages: false,
+};
+
+async function open(card: GiftCardPanel, lang: 'en' | 'fr' = 'en') {
+  ipc.readScan.mockResolvedValue({ type: 'gift_card', id: card.id });
+  ipc.giftCard.mockResolvedValue(card);
+  render(GiftCards, { lang, initialId: card.id, may });
+  await vi.waitFor(() => expect(document.getElementById('gift-card')).not.toBeNull());
+}
+
+describe('GiftCards', () => {
+  beforeEach(() => vi.clearAllMocks());
+
+  it('offers a payment up to what the core allows', async () => {
+    await open(panel({ kind: 'open', up_to: '15.50' }));
+    expect(document.getElementById('pay-amount')).not.toBeNull();
+    expect(document.getElementById('pay-up-to')?.textContent).toBe('Up to 15.50 EUR');
+  });
+
+  it('offers no payment, and says why, when the key may not take payments', async () => {
+    await open(panel({ kind: 'key_may_not' }));
+    expect(document.getElementById('pay-amount')).toBeNull();
+    expect(document.getElementById('scope-reason')?.textContent).toMatch(/may not/i);
+  });
+
+  it('offers no payment offline when the policy refuses, with its figures in the cashier’s language', async () => {
+    await open(
+      panel({ kind: 'offline', refusal: { kind: 'over_total_cap', cap: '100', queued: '100', currency: 'EUR' } }, { fresh: false }),
+      'fr',
+    );
+    expect(document.getElementById('pay-amount')).toBeNull();
+    expect(document.getElementById('offline-reason')?.textContent).toContain('100 EUR');
+    expect(document.getElementById('offline-reason')?.textContent).toMatch(/Hors ligne/);
+  });
+
+  it('offers no payment from a card not yet claimed, and explains its state', async () => {
+    await open(panel({ kind: 'not_active', status: 'issued' }, { status: 'issued' }));
+    expect(document.getElementById('pay-amount')).toBeNull();
+    expect(document.getElementById('gift-explain')).not.toBeNull();
+  });
+});
