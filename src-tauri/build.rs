@@ -39,6 +39,9 @@ fn main() {
         "manager_leaves",
         "issue_choices",
         "issue_gift_card",
+        "history",
+        "export_history",
+        "figures",
     ]);
     tauri_build::try_build(tauri_build::Attributes::new().app_manifest(commands))
         .expect("tauri-build failed");

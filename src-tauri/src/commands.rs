@@ -5,6 +5,7 @@
 use counter_core::input::InputError;
 use counter_core::kinds::{Abilities, ScanAction, Scope};
 use counter_core::offer::CardActions;
+use counter_core::outbox::ItemState;
 use counter_core::payment::AmountError;
 use counter_core::pin::PinStatus;
 use counter_core::scanner::Scanned;
@@ -380,6 +381,73 @@ pub async fn issue_gift_card(
         recipient_email,
     };
     Ok(session.counter.issue_gift_card(issue).await?.into())
+}
+
+/// The business's figures for a period, beside the period of the same length before.
+#[tauri::command]
+pub async fn figures(
+    till: State<'_, Till>,
+    period: counter_core::FiguresPeriod,
+) -> Result<counter_core::Figures, CommandError> {
+    let session = till.session().await;
+    Ok(session.counter.figures(&period).await?)
+}
+
+/// The most writes the history screen lists at once (the export has them all).
+const HISTORY_ROWS: u32 = 1000;
+
+/// The writes made on the till's days `from` to `to` (`2026-11-23`), in `state` when
+/// given, newest first.
+#[tauri::command]
+pub async fn history(
+    till: State<'_, Till>,
+    from: String,
+    to: String,
+    state: Option<ItemState>,
+) -> Result<Vec<QueueItemView>, CommandError> {
+    let session = till.session().await;
+    let items = session.counter.history(&from, &to, state, HISTORY_ROWS)?;
+    Ok(items
+        .iter()
+        .map(|item| QueueItemView::new(&session.counter, item))
+        .collect())
+}
+
+/// Writes the CSV of the writes made on the till's days `from` to `to` (in `state`
+/// when given) to `path`, a `.csv` file the manager chose in the system's save dialog;
+/// answers how many writes it holds.
+#[tauri::command]
+pub async fn export_history(
+    till: State<'_, Till>,
+    from: String,
+    to: String,
+    state: Option<ItemState>,
+    path: String,
+) -> Result<usize, CommandError> {
+    let path = csv_path(&path)?;
+    let session = till.session().await;
+    Ok(session.counter.export_history(&from, &to, state, &path)?)
+}
+
+/// A file the save dialog named: absolute, ending in `.csv`, in a folder that exists.
+/// Anything else is refused before a byte is written.
+fn csv_path(given: &str) -> Result<std::path::PathBuf, CommandError> {
+    let path = std::path::PathBuf::from(given);
+    let fits = path.is_absolute()
+        && path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("csv"))
+        && path.parent().is_some_and(std::path::Path::is_dir)
+        && !given.chars().any(char::is_control);
+    if fits {
+        Ok(path)
+    } else {
+        Err(counter_core::Error::Export(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a .csv file in an existing folder",
+        ))
+        .into())
+    }
 }
 
 /// Customers whose name, email or phone start with what was typed (local cache).

@@ -33,6 +33,8 @@ pub fn run() {
         .plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| {
             focus_main_window(app);
         }))
+        // The system's save dialog, for the queue's history.
+        .plugin(tauri_plugin_dialog::init())
         .setup(|app| {
             let log_dir = app.path().app_log_dir()?;
             // The guard flushes the file writer when dropped: keep it for the app's life.
@@ -88,6 +90,9 @@ pub fn run() {
             commands::manager_leaves,
             commands::issue_choices,
             commands::issue_gift_card,
+            commands::history,
+            commands::export_history,
+            commands::figures,
         ])
         .run(tauri::generate_context!())
         .expect("the Tauri runtime failed to start");

@@ -60,6 +60,9 @@ pub enum Error {
     /// The manager's PIN was refused.
     #[error(transparent)]
     Pin(#[from] crate::pin::PinError),
+    /// An export could not be written where the person chose.
+    #[error("the file could not be written: {0}")]
+    Export(std::io::Error),
 }
 
 impl From<crate::pin::PinFailure> for Error {
@@ -149,6 +152,10 @@ pub enum ErrorCode {
     NotAllowed,
     /// The manager's PIN was refused.
     PinRefused,
+    /// A period of days was refused.
+    InvalidPeriod,
+    /// An export could not be written.
+    ExportFailed,
     /// The built-in demo did not start.
     DemoFailed,
     /// The app's folders are unavailable.
@@ -207,12 +214,16 @@ impl Error {
                 | InputError::NotAnEmail { .. }
                 | InputError::NotALanguage { .. }
                 | InputError::UnknownWallet { .. } => ErrorCode::InvalidText,
+                InputError::NotADate { .. }
+                | InputError::PeriodBackwards
+                | InputError::PeriodTooLong { .. } => ErrorCode::InvalidPeriod,
             },
             Error::OfflinePolicy(_) => ErrorCode::OfflinePaymentRefused,
             Error::GiftCardUnknown => ErrorCode::GiftCardUnknown,
             Error::NoSuchItem => ErrorCode::NoSuchItem,
             Error::NotAllowed(_) => ErrorCode::NotAllowed,
             Error::Pin(_) => ErrorCode::PinRefused,
+            Error::Export(_) => ErrorCode::ExportFailed,
         }
     }
 

@@ -102,7 +102,49 @@ pub enum InputError {
         /// What was given (cut to 64 characters).
         given: String,
     },
+    /// Not a calendar date.
+    #[error("{given:?} is not a date such as 2026-11-23")]
+    NotADate {
+        /// What was given (cut to 64 characters).
+        given: String,
+    },
+    /// A period that ends before it starts.
+    #[error("the period ends before it starts")]
+    PeriodBackwards,
+    /// A period longer than what may be asked at once.
+    #[error("a period is at most {max_days} days")]
+    PeriodTooLong {
+        /// The most days, both ends included.
+        max_days: u32,
+    },
 }
+}
+
+/// A calendar date as typed (`2026-11-23`).
+pub fn date(typed: &str) -> Result<jiff::civil::Date, InputError> {
+    jiff::civil::Date::strptime("%Y-%m-%d", typed.trim()).map_err(|_| InputError::NotADate {
+        given: shown(typed),
+    })
+}
+
+/// A period of whole days, `from` and `to` both included, of at most `max_days`.
+pub fn period(
+    from: &str,
+    to: &str,
+    max_days: u32,
+) -> Result<(jiff::civil::Date, jiff::civil::Date), InputError> {
+    let (from, to) = (date(from)?, date(to)?);
+    if to < from {
+        return Err(InputError::PeriodBackwards);
+    }
+    let days = from
+        .until((jiff::Unit::Day, to))
+        .map_or(i64::MAX, |span| i64::from(span.get_days()))
+        + 1;
+    if days > i64::from(max_days) {
+        return Err(InputError::PeriodTooLong { max_days });
+    }
+    Ok((from, to))
 }
 
 /// The most points one scan may add or deduct: far beyond any real scan, far below
@@ -299,6 +341,40 @@ mod tests {
             "ana@@x.com",
         ] {
             assert!(email(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_period_is_whole_days_in_order_and_not_too_long() {
+        let (from, to) = period("2026-01-01", "2026-12-31", 366).unwrap();
+        assert_eq!(
+            (from.to_string(), to.to_string()),
+            ("2026-01-01".into(), "2026-12-31".into())
+        );
+        assert!(
+            period("2024-01-01", "2024-12-31", 366).is_ok(),
+            "a leap year is 366 days"
+        );
+        assert_eq!(
+            period("2026-01-01", "2027-01-02", 366),
+            Err(InputError::PeriodTooLong { max_days: 366 })
+        );
+        assert_eq!(
+            period("2026-11-23", "2026-11-22", 366),
+            Err(InputError::PeriodBackwards)
+        );
+        assert!(period("2026-11-23", "2026-11-23", 1).is_ok());
+        for bad in [
+            "",
+            "23/11/2026",
+            "2026-02-30",
+            "2026-11-23T10:00",
+            "2026-11-2x",
+        ] {
+            assert!(
+                matches!(date(bad), Err(InputError::NotADate { .. })),
+                "{bad:?}"
+            );
         }
     }
 }

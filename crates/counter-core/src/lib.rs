@@ -58,6 +58,7 @@ mod counter;
 pub mod db;
 mod error;
 pub mod events;
+pub mod history;
 pub mod ids;
 pub mod input;
 pub mod kinds;
@@ -78,9 +79,9 @@ pub mod views;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::Config;
 pub use counter::{
-    Balance, BroadcastDraft, CardOffer, Connection, Counter, EnrolOutcome, Enrolment, FreshCard,
-    GiftCardIssue, GiftCardRead, IssueChoices, ItemChoices, MANAGER_IDLE, PaymentOutcome,
-    ScanOutcome, WriteOutcome,
+    Balance, BroadcastDraft, CardOffer, Connection, Counter, EnrolOutcome, Enrolment, Figure,
+    FigureName, Figures, FiguresPeriod, FreshCard, GiftCardIssue, GiftCardRead, IssueChoices,
+    ItemChoices, MANAGER_IDLE, MAX_FIGURE_DAYS, PaymentOutcome, ScanOutcome, WriteOutcome,
 };
 pub use error::{Error, ErrorCode, ErrorData, NotAllowed};
 pub use events::{Connectivity, Event};

@@ -34,6 +34,8 @@ pub struct QueueItemView {
     pub last_error: Option<String>,
     /// Attempts made.
     pub attempts: u32,
+    /// Its Idempotency-Key, for support.
+    pub idempotency_key: String,
     /// What a person may decide about it now (the core decides, and checks again).
     pub choices: ItemChoices,
 }
@@ -57,6 +59,7 @@ impl QueueItemView {
             resolution: item.resolution.as_ref().map(ResolutionView::from),
             last_error: item.last_error.clone(),
             attempts: item.attempts,
+            idempotency_key: item.idempotency_key.clone(),
             choices: counter.choices(item),
         }
     }

@@ -139,6 +139,22 @@ fn commands() -> Vec<(&'static str, Value)> {
         ("set_pin", json!({"pin": "2468"})),
         ("check_pin", json!({"pin": "2468"})),
         ("change_pin", json!({"old": "2468", "new": "1357"})),
+        // No manager is here: whatever is spoiled, nothing is issued, read or written.
+        (
+            "issue_gift_card",
+            json!({"amount": "20", "currency": "EUR", "locale": "en",
+                   "recipientName": "Ana", "recipientEmail": "ana@example.com"}),
+        ),
+        (
+            "history",
+            json!({"from": "2026-11-23", "to": "2026-11-23", "state": null}),
+        ),
+        (
+            "export_history",
+            json!({"from": "2026-11-23", "to": "2026-11-23", "state": null,
+                   "path": "/tmp/loyalty-counter-hostile.csv"}),
+        ),
+        ("figures", json!({"period": {"kind": "last30_days"}})),
     ]
 }
 

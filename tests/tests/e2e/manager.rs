@@ -326,3 +326,191 @@ async fn a_manager_issues_a_gift_card_and_the_answer_says_why_no_email_went() ->
     })
     .await
 }
+
+/// Calls a command through the window's real IPC, as the page does; its answer or its
+/// refusal.
+async fn invoke(
+    driver: &WebDriver,
+    command: &str,
+    args: serde_json::Value,
+) -> anyhow::Result<serde_json::Value> {
+    let answer: serde_json::Value = driver
+        .execute_async(
+            r#"const [command, args, done] = arguments;
+               window.__TAURI_INTERNALS__.invoke(command, args).then(
+                 (answer) => done({ ok: true, answer }),
+                 (error) => done({ ok: false, error }));"#,
+            vec![json!(command), args],
+        )
+        .await?
+        .json()
+        .clone();
+    ensure!(
+        answer["ok"] == true,
+        "{command} refused: {}",
+        answer["error"]
+    );
+    Ok(answer["answer"].clone())
+}
+
+#[tokio::test]
+async fn todays_history_lists_and_exports_exactly_todays_writes_with_their_keys()
+-> anyhow::Result<()> {
+    in_demo("manager-history", |driver, server| async move {
+        let driver = &driver;
+        let mut cards = Vec::new();
+        let mut customers = Vec::new();
+        for n in 11..13 {
+            let (customer, card) = server.customer(n).await?;
+            customers.push(customer["id"].as_str().context("customer id")?.to_owned());
+            support::scan(driver, &card).await?;
+            shown(driver, By::Id("act-visit"), WAIT)
+                .await?
+                .click()
+                .await?;
+            text_until(driver, By::Id("result"), WAIT, |t| t.contains("Visit recorded")).await?;
+            cards.push(card);
+        }
+
+        support::go(driver, "queue").await?;
+        shown(driver, By::Id("queue-view-history"), WAIT)
+            .await?
+            .click()
+            .await?;
+        text_until(driver, By::Id("history-count"), WAIT, |t| t == "2 writes").await?;
+        let mut keys = Vec::new();
+        for key in driver.find_all(By::Css("#queue-list code.key")).await? {
+            keys.push(key.text().await?);
+        }
+        ensure!(keys.len() == 2, "keys shown: {keys:?}");
+        shot(driver, "queue-history").await?;
+
+        // The export is the manager's: the PIN first (cancelled here: no file, no dialog).
+        driver.find(By::Id("history-export")).await?.click().await?;
+        ensure!(pin_stage(driver, WAIT).await? == "new", "the export asked no PIN");
+        driver.find(By::Id("pin-cancel")).await?.click().await?;
+        gone(driver, By::Id("pin-pad"), WAIT).await?;
+
+        // The file the save dialog would name, written by the real command once the
+        // manager is here (the system's dialog itself is not the app's to drive).
+        invoke(driver, "set_pin", json!({"pin": PIN})).await?;
+        let today: String = driver
+            .execute("const d = new Date(); return d.getFullYear() + '-' + String(d.getMonth() + 1).padStart(2, '0') + '-' + String(d.getDate()).padStart(2, '0');", vec![])
+            .await?
+            .convert()?;
+        let path = server.home.join("history.csv");
+        let rows = invoke(
+            driver,
+            "export_history",
+            json!({"from": today, "to": today, "state": null, "path": path.display().to_string()}),
+        )
+        .await?;
+        ensure!(rows == 2, "rows exported: {rows}");
+        let mut csv = csv::Reader::from_path(&path)?;
+        let header = csv.headers()?.clone();
+        let column = |name: &str| header.iter().position(|h| h == name).context(name.to_owned());
+        let records: Vec<csv::StringRecord> = csv.records().collect::<Result<_, _>>()?;
+        ensure!(records.len() == 2, "{} rows in the file", records.len());
+        let (key, target, outcome) = (column("idempotency_key")?, column("target")?, column("outcome")?);
+        let mut in_file: Vec<String> = records.iter().map(|r| r[key].to_owned()).collect();
+        in_file.sort();
+        keys.sort();
+        ensure!(in_file == keys, "file keys {in_file:?}, shown {keys:?}");
+        let targets: Vec<&str> = records.iter().map(|r| &r[target]).collect();
+        ensure!(targets == cards, "targets {targets:?}, scanned {cards:?}");
+        ensure!(records.iter().all(|r| &r[outcome] == "done"), "outcomes: {records:?}");
+
+        // The server holds exactly those two visits, once each.
+        let scans = server.get("/v1/scans?limit=10").await?;
+        for customer in &customers {
+            let theirs = scans["data"]
+                .as_array()
+                .context("scans")?
+                .iter()
+                .filter(|s| s["customer_id"] == customer.as_str())
+                .count();
+            ensure!(theirs == 1, "{theirs} scans of {customer} on the server");
+        }
+        Ok(())
+    })
+    .await
+}
+
+#[tokio::test]
+async fn the_figures_of_the_last_30_days_and_of_today_are_the_services() -> anyhow::Result<()> {
+    in_demo("manager-figures", |driver, server| async move {
+        let driver = &driver;
+        support::go(driver, "figures").await?;
+        support::as_manager(driver).await?;
+        shown(driver, By::Id("figures-table"), WAIT).await?;
+        shown(driver, By::Id("figures-chart"), WAIT).await?;
+        shot(driver, "figures-30-days").await?;
+
+        let now = server.get("/v1/stats").await?;
+        let from = jiff::civil::Date::strptime("%Y-%m-%d", now["from"].as_str().context("from")?)?;
+        let to = jiff::civil::Date::strptime("%Y-%m-%d", now["to"].as_str().context("to")?)?;
+        let before_to = from.yesterday()?;
+        let before_from = before_to.checked_sub(jiff::Span::new().days(29))?;
+        let before = server
+            .get(&format!("/v1/stats?from={before_from}&to={before_to}"))
+            .await?;
+        compare(driver, &now, &before).await?;
+
+        // Today: the business's today, beside yesterday.
+        driver.find(By::Id("figures-today")).await?.click().await?;
+        let today = server.get(&format!("/v1/stats?from={to}&to={to}")).await?;
+        let yesterday = to.yesterday()?;
+        let before = server
+            .get(&format!("/v1/stats?from={yesterday}&to={yesterday}"))
+            .await?;
+        text_until(driver, By::Id("figures-period"), WAIT, |t| {
+            !t.contains(" – ")
+        })
+        .await?;
+        compare(driver, &today, &before).await?;
+        Ok(())
+    })
+    .await
+}
+
+/// Every figure on screen equals the service's, this period's and the one's before.
+async fn compare(
+    driver: &WebDriver,
+    now: &serde_json::Value,
+    before: &serde_json::Value,
+) -> anyhow::Result<()> {
+    for name in [
+        "scans",
+        "visits",
+        "active_customers",
+        "returning_customers",
+        "new_customers",
+        "rewards_earned",
+        "rewards_redeemed",
+        "gift_cards_issued",
+    ] {
+        let row = format!("#figures-table tr[data-figure='{name}']");
+        let value = text_until(driver, By::Css(format!("{row} .value")), WAIT, |t| {
+            digits(t) == now[name].as_i64()
+        })
+        .await?;
+        let previous = text_of(driver, By::Css(format!("{row} .previous")), WAIT).await?;
+        ensure!(
+            digits(&previous) == before[name].as_i64(),
+            "{name}: {value} beside {previous}, the service says {} beside {}",
+            now[name],
+            before[name]
+        );
+    }
+    Ok(())
+}
+
+/// A number as the screen writes it (1,234 or 1 234), read back.
+fn digits(shown: &str) -> Option<i64> {
+    shown
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect::<String>()
+        .parse()
+        .ok()
+}

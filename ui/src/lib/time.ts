@@ -28,3 +28,9 @@ export function dateTime(iso: string, lang: Lang): string {
     hour12: false,
   });
 }
+
+/** The till's calendar day of `at` (2026-11-23), in its own zone. */
+export function localDay(at: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
+}

@@ -45,6 +45,7 @@ use crate::views::{
 
 mod connection;
 mod customers;
+mod figures;
 mod manager;
 mod messages;
 mod payments;
@@ -52,6 +53,7 @@ mod queue;
 mod scans;
 
 pub use customers::{EnrolOutcome, Enrolment};
+pub use figures::{Figure, FigureName, Figures, FiguresPeriod, MAX_FIGURE_DAYS};
 pub use manager::MANAGER_IDLE;
 pub use messages::BroadcastDraft;
 pub use payments::GiftCardRead;

@@ -1,6 +1,10 @@
 //! The queue as a person sees it: its items, their counts, and what a person decides.
 
+use jiff::tz::TimeZone;
+
 use super::*;
+use crate::history;
+use crate::input::InputError;
 
 for_the_ui! {
 /// What a person may decide about a write now. The core checks again when they do:
@@ -66,6 +70,54 @@ impl Counter {
         self.core.publish_item(item);
         self.send_now();
         Ok(())
+    }
+
+    /// The writes made on the till's days `from` to `to` (`2026-11-23`, both included,
+    /// at most [`history::MAX_DAYS`]), in `state` when given, newest first, at most
+    /// `limit`.
+    pub fn history(
+        &self,
+        from: &str,
+        to: &str,
+        state: Option<ItemState>,
+        limit: u32,
+    ) -> Result<Vec<OutboxItem>, Error> {
+        let period = self.period(from, to)?;
+        Ok(store::made_between(
+            &self.core.db(),
+            period,
+            state,
+            true,
+            limit,
+        )?)
+    }
+
+    /// Writes the CSV of every write made on the till's days `from` to `to` (in
+    /// `state` when given), oldest first, to `path`; answers how many rows it holds.
+    /// The shop's records leave the till only by a manager's hand.
+    pub fn export_history(
+        &self,
+        from: &str,
+        to: &str,
+        state: Option<ItemState>,
+        path: &Path,
+    ) -> Result<usize, Error> {
+        let period = self.period(from, to)?;
+        self.as_manager()?;
+        let items = store::made_between(&self.core.db(), period, state, false, u32::MAX)?;
+        let csv = history::to_csv(&items, &TimeZone::system());
+        std::fs::write(path, csv).map_err(Error::Export)?;
+        Ok(items.len())
+    }
+
+    fn period(&self, from: &str, to: &str) -> Result<(Timestamp, Timestamp), Error> {
+        let (first, last) = input::period(from, to, history::MAX_DAYS)?;
+        history::instants(first, last, &TimeZone::system()).map_err(|_| {
+            InputError::NotADate {
+                given: to.chars().take(64).collect(),
+            }
+            .into()
+        })
     }
 
     /// The queue: with `open_only`, what is queued, sending or needs a decision;

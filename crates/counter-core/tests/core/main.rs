@@ -3,6 +3,7 @@
 //! with the writes intended: nothing lost, nothing doubled.
 
 mod cache;
+mod history;
 mod identify;
 mod inputs;
 mod keychain;

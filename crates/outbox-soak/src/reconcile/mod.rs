@@ -274,6 +274,18 @@ async fn on_server(
     })
 }
 
+/// Money is withdrawn by a manager: the soak's manager enters the PIN (choosing it the
+/// first time).
+fn as_manager(counter: &Counter) -> anyhow::Result<()> {
+    const PIN: &str = "2468";
+    if counter.pin_status()?.set {
+        counter.check_pin(PIN)?;
+    } else {
+        counter.set_pin(PIN)?;
+    }
+    Ok(())
+}
+
 /// A person's decision on one item that needs one.
 pub async fn settle(
     counter: &Counter,
@@ -298,6 +310,9 @@ pub async fn settle(
                 .queue(false, u32::MAX)
                 .unwrap_or_else(|_| all.to_vec());
             if on_server(server, workload, &all, item).await? {
+                if item.write.kind().is_money() {
+                    as_manager(counter)?;
+                }
                 counter.discard(item.id, FOUND)?;
                 settled.found += 1;
                 format!("settled (found on the server, closed): {described}")

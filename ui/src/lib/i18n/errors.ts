@@ -32,6 +32,8 @@ const appCodes: Record<Lang, Record<ErrorCode, string>> = {
     no_such_item: 'This write is no longer in the queue.',
     not_allowed: 'This cannot be done to this write now.',
     pin_refused: 'The manager PIN was refused.',
+    invalid_period: 'These dates cannot be used: check the period.',
+    export_failed: 'The file could not be written there. Choose another folder or name ending in .csv.',
   },
   fr: {
     service_unreachable: "Le service est injoignable. Vérifiez l'adresse et le réseau.",
@@ -57,6 +59,8 @@ const appCodes: Record<Lang, Record<ErrorCode, string>> = {
     no_such_item: 'Cette opération n’est plus dans la file d’attente.',
     not_allowed: 'Ce n’est pas possible pour cette opération maintenant.',
     pin_refused: 'Le code PIN du responsable a été refusé.',
+    invalid_period: 'Ces dates ne peuvent pas servir : vérifiez la période.',
+    export_failed: 'Le fichier n’a pas pu être écrit à cet endroit. Choisissez un autre dossier, ou un nom finissant par .csv.',
   },
 };
 
@@ -129,6 +133,12 @@ function describeData(data: ErrorData, lang: Lang): string {
           return tr(lang, 'input_not_a_language', { given: r.given });
         case 'unknown_wallet':
           return tr(lang, 'input_unknown_wallet');
+        case 'not_a_date':
+          return tr(lang, 'input_not_a_date', { given: r.given });
+        case 'period_backwards':
+          return tr(lang, 'input_period_backwards');
+        case 'period_too_long':
+          return tr(lang, 'input_period_too_long', { n: r.max_days });
       }
       break;
     }

@@ -16,6 +16,9 @@ import type { ConnectionView } from './bindings/ConnectionView';
 import type { CoreEvent } from './bindings/CoreEvent';
 import type { CustomerRow } from './bindings/CustomerRow';
 import type { ErrorCode } from './bindings/ErrorCode';
+import type { FigureName } from './bindings/FigureName';
+import type { Figures } from './bindings/Figures';
+import type { FiguresPeriod } from './bindings/FiguresPeriod';
 import type { ErrorData } from './bindings/ErrorData';
 import type { EmailReason } from './bindings/EmailReason';
 import type { InputError } from './bindings/InputError';
@@ -72,6 +75,9 @@ export type {
   EnrolReply,
   ErrorCode,
   ErrorData,
+  FigureName,
+  Figures,
+  FiguresPeriod,
   EmailReason,
   InputError,
   IssueChoices,
@@ -262,6 +268,21 @@ export type GiftCardIssue = { amount: string; currency: string; locale: string; 
 /** Issues a gift card: a manager's. */
 export function issueGiftCard(issue: GiftCardIssue): Promise<IssueReply> {
   return call<IssueReply>('issue_gift_card', issue);
+}
+
+/** The writes made on the till's days `from` to `to` (2026-11-23), newest first. */
+export function history(from: string, to: string, state: ItemState | null): Promise<QueueItemView[]> {
+  return call<QueueItemView[]>('history', { from, to, state });
+}
+
+/** Writes the CSV of a period's writes to `path` (from the save dialog); answers how many. */
+export function exportHistory(from: string, to: string, state: ItemState | null, path: string): Promise<number> {
+  return call<number>('export_history', { from, to, state, path });
+}
+
+/** The business's figures for a period, beside the period of the same length before. */
+export function figures(period: FiguresPeriod): Promise<Figures> {
+  return call<Figures>('figures', { period });
 }
 
 /** What the till allows while the service cannot be reached. */

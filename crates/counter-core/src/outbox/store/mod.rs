@@ -155,6 +155,35 @@ pub(crate) fn list(
     stmt.query_map([limit], item)?.collect()
 }
 
+/// The items made from `from` (included) to `to` (excluded), in `state` when given:
+/// newest first for a screen, oldest first for a record; at most `limit`.
+pub(crate) fn made_between(
+    conn: &Connection,
+    (from, to): (Timestamp, Timestamp),
+    state: Option<ItemState>,
+    newest_first: bool,
+    limit: u32,
+) -> rusqlite::Result<Vec<OutboxItem>> {
+    // By instant, not by text: stored times carry as many fractional digits as they need.
+    let order = if newest_first { "DESC" } else { "ASC" };
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM outbox
+         WHERE julianday(created_at) >= julianday(?1) AND julianday(created_at) < julianday(?2)
+           AND (?3 IS NULL OR state = ?3)
+         ORDER BY id {order} LIMIT ?4"
+    ))?;
+    stmt.query_map(
+        params![
+            from.to_string(),
+            to.to_string(),
+            state.map(ItemState::as_str),
+            limit
+        ],
+        item,
+    )?
+    .collect()
+}
+
 /// How many items wait and how many need a person.
 pub(crate) fn counts(conn: &Connection) -> rusqlite::Result<QueueCounts> {
     // Kept by triggers (schema 5): one small table, not a count of the queue.

@@ -4,4 +4,4 @@
  * The app's own error codes, one list: each has its words in the UI's languages.
  * (When the service refused, its own problem code travels beside `ServiceRefused`.)
  */
-export type ErrorCode = "already_open" | "storage_failed" | "not_connected" | "service_refused" | "service_unreachable" | "invalid_base_url" | "invalid_api_key" | "key_storage_failed" | "invalid_amount" | "invalid_reference" | "invalid_card" | "invalid_gift_card" | "invalid_pass" | "invalid_points" | "invalid_text" | "offline_payment_refused" | "gift_card_unknown" | "no_such_item" | "not_allowed" | "pin_refused" | "demo_failed" | "app_dir_unavailable" | "ipc_failed";
+export type ErrorCode = "already_open" | "storage_failed" | "not_connected" | "service_refused" | "service_unreachable" | "invalid_base_url" | "invalid_api_key" | "key_storage_failed" | "invalid_amount" | "invalid_reference" | "invalid_card" | "invalid_gift_card" | "invalid_pass" | "invalid_points" | "invalid_text" | "offline_payment_refused" | "gift_card_unknown" | "no_such_item" | "not_allowed" | "pin_refused" | "invalid_period" | "export_failed" | "demo_failed" | "app_dir_unavailable" | "ipc_failed";

@@ -56,4 +56,12 @@ given: string, } | { "kind": "unknown_wallet",
 /**
  * What was given (cut to 64 characters).
  */
-given: string, };
+given: string, } | { "kind": "not_a_date", 
+/**
+ * What was given (cut to 64 characters).
+ */
+given: string, } | { "kind": "period_backwards" } | { "kind": "period_too_long", 
+/**
+ * The most days, both ends included.
+ */
+max_days: number, };

@@ -57,6 +57,10 @@ last_error: string | null,
  */
 attempts: number, 
 /**
+ * Its Idempotency-Key, for support.
+ */
+idempotency_key: string, 
+/**
  * What a person may decide about it now (the core decides, and checks again).
  */
 choices: ItemChoices, };
