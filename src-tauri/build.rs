@@ -42,6 +42,10 @@ fn main() {
         "history",
         "export_history",
         "figures",
+        "preview_message",
+        "send_message",
+        "scheduled_messages",
+        "cancel_message",
     ]);
     tauri_build::try_build(tauri_build::Attributes::new().app_manifest(commands))
         .expect("tauri-build failed");

@@ -20,7 +20,7 @@ use crate::CommandError;
 use crate::till::Till;
 use crate::trouble::TroubleView;
 use crate::views::{
-    CardPanel, CustomerRow, EnrolReply, FreshCardView, GiftCardPanel, IssueReply,
+    CardPanel, CustomerRow, EnrolReply, FreshCardView, GiftCardPanel, IssueReply, MessageReply,
     OfflinePolicyView, PassPanel, PaymentReply, QueueItemView, QueueStatus, ScanRead, ScanReply,
     SyncView,
 };
@@ -391,6 +391,44 @@ pub async fn figures(
 ) -> Result<counter_core::Figures, CommandError> {
     let session = till.session().await;
     Ok(session.counter.figures(&period).await?)
+}
+
+/// Previews a message to card holders (a manager's): who would receive it, the quota.
+#[tauri::command]
+pub async fn preview_message(
+    till: State<'_, Till>,
+    draft: counter_core::MessageDraft,
+) -> Result<counter_core::MessagePreview, CommandError> {
+    let session = till.session().await;
+    Ok(session.counter.preview_message(&draft).await?)
+}
+
+/// Sends a previewed message, exactly as previewed (a manager's).
+#[tauri::command]
+pub async fn send_message(
+    till: State<'_, Till>,
+    preview: u32,
+) -> Result<MessageReply, CommandError> {
+    let session = till.session().await;
+    Ok(session.counter.send_message(preview).await?.into())
+}
+
+/// The messages this till scheduled for later, with where each stands.
+#[tauri::command]
+pub async fn scheduled_messages(
+    till: State<'_, Till>,
+) -> Result<Vec<counter_core::ScheduledMessage>, CommandError> {
+    Ok(till.session().await.counter.scheduled_messages()?)
+}
+
+/// Cancels a message this till scheduled (a manager's).
+#[tauri::command]
+pub async fn cancel_message(
+    till: State<'_, Till>,
+    id: String,
+) -> Result<MessageReply, CommandError> {
+    let session = till.session().await;
+    Ok(session.counter.cancel_message(&id).await?.into())
 }
 
 /// The most writes the history screen lists at once (the export has them all).

@@ -93,6 +93,10 @@ pub fn run() {
             commands::history,
             commands::export_history,
             commands::figures,
+            commands::preview_message,
+            commands::send_message,
+            commands::scheduled_messages,
+            commands::cancel_message,
         ])
         .run(tauri::generate_context!())
         .expect("the Tauri runtime failed to start");

@@ -97,6 +97,12 @@ pub enum NotAllowed {
     /// Enrolling needs a pass, and none was chosen.
     #[error("choose the pass to enrol customers on")]
     NoPassChosen,
+    /// The preview was sent already, or belongs to an earlier run: preview again.
+    #[error("this preview was sent already or is from an earlier run: preview again")]
+    PreviewGone,
+    /// No message this till scheduled has this id.
+    #[error("no message scheduled at this till has this id")]
+    NotScheduledHere,
     /// Not a currency code.
     #[error("{given:?} is not a currency code")]
     NotACurrency {

@@ -134,6 +134,9 @@ impl Row {
                 row.target = pass_id.as_str().to_owned();
                 row.name = cell(title);
             }
+            Write::CancelBroadcast { broadcast_id } => {
+                row.target = broadcast_id.as_str().to_owned();
+            }
         }
         row
     }

@@ -23,6 +23,10 @@ pub enum TextField {
     Search,
     /// An email's language.
     Locale,
+    /// A message's title.
+    Title,
+    /// A message's body.
+    Body,
 }
 }
 
@@ -235,6 +239,25 @@ pub fn text(
         return Err(InputError::ControlCharacter { field });
     }
     Ok(Some(text.to_owned()))
+}
+
+/// A text of several lines (a message's body): trimmed; required; at most `max`
+/// characters; line breaks and tabs allowed, other control characters not.
+pub fn multiline(field: TextField, typed: &str, max: usize) -> Result<String, InputError> {
+    let text = typed.trim();
+    if text.is_empty() {
+        return Err(InputError::Empty { field });
+    }
+    if text.chars().count() > max {
+        return Err(InputError::TooLong { field, max });
+    }
+    if text
+        .chars()
+        .any(|c| c.is_control() && !matches!(c, '\n' | '\t'))
+    {
+        return Err(InputError::ControlCharacter { field });
+    }
+    Ok(text.replace("\r\n", "\n"))
 }
 
 /// A language tag such as `en`, `fr` or `pt-BR`: what the service takes for an email's

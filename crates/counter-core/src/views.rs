@@ -266,6 +266,9 @@ pub enum Answer {
         recipient_count: Option<i64>,
         /// When it goes out.
         scheduled_at: Option<Timestamp>,
+        /// When it was cancelled (answers kept before this was recorded have none).
+        #[serde(default)]
+        cancelled_at: Option<Timestamp>,
     },
     /// An issued gift card (with whether the email went).
     GiftCard {
@@ -277,6 +280,19 @@ pub enum Answer {
         #[serde(default)]
         email_reason: Option<EmailReason>,
     },
+}
+
+impl Answer {
+    /// A message as the service answered a confirm or a cancel.
+    pub(crate) fn broadcast(b: &loyalty_api::Broadcast) -> Self {
+        Answer::Broadcast {
+            id: b.id.clone(),
+            status: b.status.as_str().to_owned(),
+            recipient_count: b.recipient_count,
+            scheduled_at: b.scheduled_at,
+            cancelled_at: b.cancelled_at,
+        }
+    }
 }
 
 /// Serde for an optional decimal kept as text (`"12.50"` or null), exactly.

@@ -7,12 +7,14 @@
 mod counter;
 mod customers;
 mod gift_cards;
+mod messages;
 mod queue;
 mod status;
 
 pub use counter::{CardPanel, FreshCardView, PassPanel, ScanRead, ScanReply};
 pub use customers::{CustomerRow, EnrolReply, SyncView};
 pub use gift_cards::{GiftCardPanel, IssueReply, OfflinePolicyView, PaymentReply};
+pub use messages::MessageReply;
 pub use queue::{QueueItemView, ReasonView};
 pub use status::{CoreEvent, QueueStatus};
 

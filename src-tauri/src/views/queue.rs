@@ -111,13 +111,22 @@ pub enum WriteView {
         /// Who receives it.
         recipient_name: String,
     },
-    /// A kind of write this screen shows by its kind only (messages).
+    /// A message to card holders confirmed.
+    Message {
+        /// Its title.
+        title: String,
+    },
+    /// A scheduled message cancelled.
+    CancelMessage {
+        /// The message's id.
+        id: String,
+    },
+    /// A kind of write this version shows by its kind only.
     Other,
 }
 }
 
-// `if let` rather than `match`: the core adds kinds of writes (broadcasts) that this
-// screen shows as `Other`.
+// `if let` rather than `match`: a kind of write the core adds later shows as `Other`.
 impl WriteView {
     /// `write`, naming who it concerns from the till's cache (a failed read names
     /// nobody: the id stays).
@@ -172,6 +181,14 @@ impl WriteView {
                 amount: amount.to_string(),
                 currency: currency.to_string(),
                 recipient_name: recipient_name.clone(),
+            }
+        } else if let Write::ConfirmBroadcast { title, .. } = write {
+            WriteView::Message {
+                title: title.clone(),
+            }
+        } else if let Write::CancelBroadcast { broadcast_id } = write {
+            WriteView::CancelMessage {
+                id: broadcast_id.as_str().to_owned(),
             }
         } else {
             WriteView::Other

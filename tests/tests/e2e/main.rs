@@ -13,6 +13,7 @@ mod connect;
 mod counter;
 mod demo;
 mod manager;
+mod messages;
 mod offline;
 mod points;
 mod queue;

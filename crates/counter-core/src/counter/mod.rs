@@ -55,7 +55,9 @@ mod scans;
 pub use customers::{EnrolOutcome, Enrolment};
 pub use figures::{Figure, FigureName, Figures, FiguresPeriod, MAX_FIGURE_DAYS};
 pub use manager::MANAGER_IDLE;
-pub use messages::BroadcastDraft;
+pub use messages::{
+    BroadcastDraft, MessageAudience, MessageDraft, MessagePreview, ScheduledMessage, ScheduledState,
+};
 pub use payments::GiftCardRead;
 pub use payments::{Balance, GiftCardIssue, IssueChoices, PaymentOutcome};
 pub use queue::ItemChoices;
@@ -118,6 +120,9 @@ pub struct Counter {
     kept: std::sync::Mutex<Option<Connection>>,
     /// Until when the manager who entered the PIN counts as here (see `manager.rs`).
     manager_until: std::sync::Mutex<Option<std::time::Instant>>,
+    /// Messages previewed in this run, by the number the screen holds, with their
+    /// tokens (which never leave the core): sent only exactly as previewed.
+    previews: std::sync::Mutex<messages::Previews>,
     /// The passes read from the service in this run: what a card counts towards
     /// (passes do not change during a shift; the cache has those of earlier runs).
     passes: Mutex<HashMap<PassId, PassView>>,
@@ -232,6 +237,7 @@ impl Counter {
             attempts: Mutex::new(Vec::new()),
             kept: std::sync::Mutex::new(None),
             manager_until: std::sync::Mutex::new(None),
+            previews: std::sync::Mutex::default(),
             passes: Mutex::new(HashMap::new()),
             lock,
             data_dir: data_dir.to_owned(),

@@ -98,12 +98,13 @@ async fn attempt(client: &Client, item: &OutboxItem) -> Result<Accepted, ApiErro
             let (message, token) = item.write.broadcast().expect("a confirm");
             done!(
                 client.broadcasts().confirm(&key, &message, &token).await?,
-                |b: &loyalty_api::Broadcast| Answer::Broadcast {
-                    id: b.id.clone(),
-                    status: b.status.as_str().to_owned(),
-                    recipient_count: b.recipient_count,
-                    scheduled_at: b.scheduled_at,
-                }
+                Answer::broadcast
+            )
+        }
+        Write::CancelBroadcast { broadcast_id } => {
+            done!(
+                client.broadcasts().cancel(broadcast_id, &key).await?,
+                Answer::broadcast
             )
         }
     };

@@ -3,8 +3,9 @@
 
 use jiff::Timestamp;
 use loyalty_api::{
-    Audience, BroadcastMessage, CardId, ConfirmationToken, Currency, GiftCardId, MinorUnits,
-    NewCustomer, NewGiftCard, NewPayment, NewScan, PassId, Recipient, ScanAction, Wallet,
+    Audience, BroadcastId, BroadcastMessage, CardId, ConfirmationToken, Currency, GiftCardId,
+    MinorUnits, NewCustomer, NewGiftCard, NewPayment, NewScan, PassId, Recipient, ScanAction,
+    Wallet,
 };
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -81,6 +82,11 @@ pub enum Write {
         /// The preview's token.
         confirmation_token: ConfirmationToken,
     },
+    /// POST /v1/broadcasts/{id}/cancel: a message scheduled for later, called off.
+    CancelBroadcast {
+        /// The id the confirm answered.
+        broadcast_id: BroadcastId,
+    },
 }
 
 /// The confirm body, shaped as the client sends it (message fields, then the token).
@@ -105,6 +111,8 @@ pub enum WriteKind {
     IssueGiftCard,
     /// A message confirmed.
     ConfirmBroadcast,
+    /// A scheduled message cancelled.
+    CancelBroadcast,
 }
 
 impl WriteKind {
@@ -121,6 +129,7 @@ impl WriteKind {
             WriteKind::Enrol => "enrol",
             WriteKind::IssueGiftCard => "issue_gift_card",
             WriteKind::ConfirmBroadcast => "confirm_broadcast",
+            WriteKind::CancelBroadcast => "cancel_broadcast",
         }
     }
 }
@@ -134,15 +143,17 @@ impl Write {
             Write::Enrol { .. } => WriteKind::Enrol,
             Write::IssueGiftCard { .. } => WriteKind::IssueGiftCard,
             Write::ConfirmBroadcast { .. } => WriteKind::ConfirmBroadcast,
+            Write::CancelBroadcast { .. } => WriteKind::CancelBroadcast,
         }
     }
 
     /// Writes with the same order key are sent in the order they were made: one
-    /// loyalty card's scans, one gift card's payments.
+    /// loyalty card's scans, one gift card's payments, one message's cancels.
     pub fn order_key(&self) -> Option<String> {
         match self {
             Write::Scan { card_id, .. } => Some(format!("card:{card_id}")),
             Write::Payment { gift_card_id, .. } => Some(format!("gift_card:{gift_card_id}")),
+            Write::CancelBroadcast { broadcast_id } => Some(format!("broadcast:{broadcast_id}")),
             Write::Enrol { .. } | Write::IssueGiftCard { .. } | Write::ConfirmBroadcast { .. } => {
                 None
             }
@@ -264,6 +275,8 @@ impl Write {
                     confirmation_token: &token,
                 })
             }
+            // The API takes an empty object.
+            Write::CancelBroadcast { .. } => Ok("{}".to_owned()),
         };
         value.expect("request bodies always serialize")
     }

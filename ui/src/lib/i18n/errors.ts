@@ -84,6 +84,8 @@ const fields = {
   note: 'field_note',
   search: 'field_search',
   locale: 'field_locale',
+  title: 'field_title',
+  body: 'field_body',
 } as const satisfies Record<TextField, string>;
 
 /** The sentence an error's data gives, in `lang`. */
@@ -185,6 +187,10 @@ function describeData(data: ErrorData, lang: Lang): string {
           return tr(lang, 'not_allowed_no_pass');
         case 'not_a_currency':
           return tr(lang, 'not_allowed_not_a_currency', { given: r.given });
+        case 'preview_gone':
+          return tr(lang, 'not_allowed_preview_gone');
+        case 'not_scheduled_here':
+          return tr(lang, 'not_allowed_not_scheduled_here');
       }
     }
   }

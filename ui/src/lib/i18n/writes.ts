@@ -27,6 +27,10 @@ export function describeWrite(what: WriteView, lang: Lang): string {
       return tr(lang, 'what_enrol', { name: what.name, email: what.email });
     case 'issue_gift_card':
       return tr(lang, 'what_issue', { amount: what.amount, currency: what.currency, name: what.recipient_name });
+    case 'message':
+      return tr(lang, 'what_message', { title: what.title });
+    case 'cancel_message':
+      return tr(lang, 'what_cancel_message', { id: what.id });
     case 'other':
       return tr(lang, 'what_other');
   }

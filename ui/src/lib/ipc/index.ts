@@ -33,6 +33,10 @@ import type { ItemId } from './bindings/ItemId';
 import type { ItemState } from './bindings/ItemState';
 import type { LedgerKind } from './bindings/LedgerKind';
 import type { LoyaltyType } from './bindings/LoyaltyType';
+import type { MessageAudience } from './bindings/MessageAudience';
+import type { MessageDraft } from './bindings/MessageDraft';
+import type { MessagePreview } from './bindings/MessagePreview';
+import type { MessageReply } from './bindings/MessageReply';
 import type { NotACard } from './bindings/NotACard';
 import type { NotAllowed } from './bindings/NotAllowed';
 import type { OfflinePolicyView } from './bindings/OfflinePolicyView';
@@ -52,6 +56,8 @@ import type { ResolutionView } from './bindings/ResolutionView';
 import type { ScanAction } from './bindings/ScanAction';
 import type { ScanRead } from './bindings/ScanRead';
 import type { ScanReply } from './bindings/ScanReply';
+import type { ScheduledMessage } from './bindings/ScheduledMessage';
+import type { ScheduledState } from './bindings/ScheduledState';
 import type { Scope } from './bindings/Scope';
 import type { SyncView } from './bindings/SyncView';
 import type { TextField } from './bindings/TextField';
@@ -90,6 +96,10 @@ export type {
   ItemState,
   LedgerKind,
   LoyaltyType,
+  MessageAudience,
+  MessageDraft,
+  MessagePreview,
+  MessageReply,
   NotACard,
   NotAllowed,
   OfflinePolicyView,
@@ -109,6 +119,8 @@ export type {
   ScanAction,
   ScanRead,
   ScanReply,
+  ScheduledMessage,
+  ScheduledState,
   Scope,
   SyncView,
   TextField,
@@ -283,6 +295,26 @@ export function exportHistory(from: string, to: string, state: ItemState | null,
 /** The business's figures for a period, beside the period of the same length before. */
 export function figures(period: FiguresPeriod): Promise<Figures> {
   return call<Figures>('figures', { period });
+}
+
+/** Previews a message to card holders (a manager's): who would receive it, the quota. */
+export function previewMessage(draft: MessageDraft): Promise<MessagePreview> {
+  return call<MessagePreview>('preview_message', { draft });
+}
+
+/** Sends a previewed message, exactly as previewed. */
+export function sendMessage(preview: number): Promise<MessageReply> {
+  return call<MessageReply>('send_message', { preview });
+}
+
+/** The messages this till scheduled for later. */
+export function scheduledMessages(): Promise<ScheduledMessage[]> {
+  return call<ScheduledMessage[]>('scheduled_messages');
+}
+
+/** Cancels a message this till scheduled. */
+export function cancelMessage(id: string): Promise<MessageReply> {
+  return call<MessageReply>('cancel_message', { id });
 }
 
 /** What the till allows while the service cannot be reached. */

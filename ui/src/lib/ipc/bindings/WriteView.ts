@@ -64,4 +64,12 @@ currency: string,
 /**
  * Who receives it.
  */
-recipient_name: string, } | { "kind": "other" };
+recipient_name: string, } | { "kind": "message", 
+/**
+ * Its title.
+ */
+title: string, } | { "kind": "cancel_message", 
+/**
+ * The message's id.
+ */
+id: string, } | { "kind": "other" };
