@@ -42,6 +42,7 @@ fn main() {
         "history",
         "export_history",
         "figures",
+        "browse",
         "preview_message",
         "send_message",
         "scheduled_messages",

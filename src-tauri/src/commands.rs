@@ -431,6 +431,18 @@ pub async fn cancel_message(
     Ok(session.counter.cancel_message(&id).await?.into())
 }
 
+/// A page of one of the manager's lists (customers, scans, locations, referrals, gift
+/// cards, webhook endpoints): the first, or the one after `cursor`.
+#[tauri::command]
+pub async fn browse(
+    till: State<'_, Till>,
+    query: counter_core::BrowseQuery,
+    cursor: Option<String>,
+) -> Result<counter_core::BrowsePage, CommandError> {
+    let session = till.session().await;
+    Ok(session.counter.browse(&query, cursor.as_deref()).await?)
+}
+
 /// The most writes the history screen lists at once (the export has them all).
 const HISTORY_ROWS: u32 = 1000;
 

@@ -93,6 +93,7 @@ pub fn run() {
             commands::history,
             commands::export_history,
             commands::figures,
+            commands::browse,
             commands::preview_message,
             commands::send_message,
             commands::scheduled_messages,

@@ -26,6 +26,16 @@ macro_rules! kept {
         }
         }
 
+        impl $name {
+            /// The client's value of the same name; None for `Other`.
+            pub fn to_api(self) -> Option<loyalty_api::$api> {
+                match self {
+                    $( Self::$variant => Some(loyalty_api::$api::$variant), )+
+                    Self::Other => None,
+                }
+            }
+        }
+
         impl From<&loyalty_api::$api> for $name {
             fn from(value: &loyalty_api::$api) -> Self {
                 match value {
@@ -80,6 +90,48 @@ kept!(
         Spend,
         /// The card's issue.
         Issue,
+    }
+);
+
+kept!(
+    /// What a scan the service lists was.
+    ScanRecordKind from ScanKind {
+        /// A visit.
+        Visit,
+        /// Points added or deducted.
+        Points,
+    }
+);
+
+kept!(
+    /// Where a referral stands.
+    ReferralStatus from ReferralStatus {
+        /// The referred person came: both got their bonus.
+        Completed,
+        /// Not yet.
+        Pending,
+    }
+);
+
+kept!(
+    /// Whether a webhook endpoint receives events.
+    EndpointStatus from EndpointStatus {
+        /// It receives them.
+        Active,
+        /// Paused (after failures, or by the owner).
+        Paused,
+        /// Turned off.
+        Disabled,
+    }
+);
+
+kept!(
+    /// How a webhook delivery went.
+    DeliveryStatus from DeliveryStatus {
+        /// The endpoint took it.
+        Succeeded,
+        /// It failed.
+        Failed,
     }
 );
 

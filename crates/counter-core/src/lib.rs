@@ -79,10 +79,11 @@ pub mod views;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::Config;
 pub use counter::{
-    Balance, BroadcastDraft, CardOffer, Connection, Counter, EnrolOutcome, Enrolment, Figure,
-    FigureName, Figures, FiguresPeriod, FreshCard, GiftCardIssue, GiftCardRead, IssueChoices,
-    ItemChoices, MANAGER_IDLE, MAX_FIGURE_DAYS, MessageAudience, MessageDraft, MessagePreview,
-    PaymentOutcome, ScanOutcome, ScheduledMessage, ScheduledState, WriteOutcome,
+    Balance, BroadcastDraft, BrowsePage, BrowseQuery, BrowseRow, CardOffer, Connection, Counter,
+    EnrolOutcome, Enrolment, Figure, FigureName, Figures, FiguresPeriod, FreshCard, GiftCardIssue,
+    GiftCardRead, IssueChoices, ItemChoices, MANAGER_IDLE, MAX_FIGURE_DAYS, MessageAudience,
+    MessageDraft, MessagePreview, PaymentOutcome, ScanOutcome, ScheduledMessage, ScheduledState,
+    WriteOutcome,
 };
 pub use error::{Error, ErrorCode, ErrorData, NotAllowed};
 pub use events::{Connectivity, Event};

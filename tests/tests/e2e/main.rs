@@ -8,6 +8,7 @@ mod support;
 
 mod access;
 mod app;
+mod browse;
 mod commands;
 mod connect;
 mod counter;

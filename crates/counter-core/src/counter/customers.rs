@@ -96,10 +96,7 @@ impl Counter {
     /// The business's active passes (the first page, up to 100: the ones to enrol on).
     pub async fn passes(&self) -> Result<Vec<PassView>, Error> {
         let client = self.core.client().ok_or(Error::NotConnected)?;
-        let params = loyalty_api::ListParams {
-            limit: Some(100),
-            cursor: None,
-        };
+        let params = loyalty_api::ListParams::new().limit(100);
         let read = client.passes().list(&params).await?;
         Ok(read
             .data

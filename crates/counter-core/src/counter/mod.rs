@@ -43,6 +43,7 @@ use crate::views::{
     PaymentView, ScanResultView,
 };
 
+mod browse;
 mod connection;
 mod customers;
 mod figures;
@@ -52,6 +53,7 @@ mod payments;
 mod queue;
 mod scans;
 
+pub use browse::{BrowsePage, BrowseQuery, BrowseRow};
 pub use customers::{EnrolOutcome, Enrolment};
 pub use figures::{Figure, FigureName, Figures, FiguresPeriod, MAX_FIGURE_DAYS};
 pub use manager::MANAGER_IDLE;

@@ -25,6 +25,10 @@ pub struct ListParams {
     /// The `next_cursor` of the previous page.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cursor: Option<Cursor>,
+    /// The list's own filters (`pass_id`, `customer_id`, `kind`, `status`, `email`),
+    /// by name; a cursor belongs to the filters it was given with.
+    #[serde(flatten)]
+    pub filters: std::collections::BTreeMap<String, String>,
 }
 
 impl ListParams {
@@ -36,6 +40,12 @@ impl ListParams {
     /// Sets the page size (1 to 100; the service refuses others with invalid_parameter).
     pub fn limit(mut self, limit: u32) -> Self {
         self.limit = Some(limit);
+        self
+    }
+
+    /// Adds a filter of the list (`status=active`).
+    pub fn filter(mut self, name: &str, value: &str) -> Self {
+        self.filters.insert(name.to_owned(), value.to_owned());
         self
     }
 

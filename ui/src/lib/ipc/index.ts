@@ -5,6 +5,13 @@ import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import type { Abilities } from './bindings/Abilities';
 import type { AmountError } from './bindings/AmountError';
 import type { AnswerView } from './bindings/AnswerView';
+import type { ScanRecordKind } from './bindings/ScanRecordKind';
+import type { ReferralStatus } from './bindings/ReferralStatus';
+import type { EndpointStatus } from './bindings/EndpointStatus';
+import type { DeliveryStatus } from './bindings/DeliveryStatus';
+import type { BrowseRow } from './bindings/BrowseRow';
+import type { BrowseQuery } from './bindings/BrowseQuery';
+import type { BrowsePage } from './bindings/BrowsePage';
 import type { AppInfo } from './bindings/AppInfo';
 import type { BaseUrlProblem } from './bindings/BaseUrlProblem';
 import type { CardActions } from './bindings/CardActions';
@@ -68,6 +75,13 @@ export type {
   Abilities,
   AmountError,
   AnswerView,
+  ScanRecordKind,
+  ReferralStatus,
+  EndpointStatus,
+  DeliveryStatus,
+  BrowseRow,
+  BrowseQuery,
+  BrowsePage,
   AppInfo,
   BaseUrlProblem,
   CardActions,
@@ -315,6 +329,11 @@ export function scheduledMessages(): Promise<ScheduledMessage[]> {
 /** Cancels a message this till scheduled. */
 export function cancelMessage(id: string): Promise<MessageReply> {
   return call<MessageReply>('cancel_message', { id });
+}
+
+/** A page of one of the manager's lists: the first, or the one after `cursor`. */
+export function browse(query: BrowseQuery, cursor: string | null): Promise<BrowsePage> {
+  return call<BrowsePage>('browse', { query, cursor });
 }
 
 /** What the till allows while the service cannot be reached. */
