@@ -43,6 +43,8 @@ fn main() {
         "export_history",
         "figures",
         "browse",
+        "till_places",
+        "set_till_places",
         "preview_message",
         "send_message",
         "scheduled_messages",

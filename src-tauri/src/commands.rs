@@ -443,6 +443,26 @@ pub async fn browse(
     Ok(session.counter.browse(&query, cursor.as_deref()).await?)
 }
 
+/// The business's passes and locations, and the ones this till uses.
+#[tauri::command]
+pub async fn till_places(till: State<'_, Till>) -> Result<counter_core::TillPlaces, CommandError> {
+    Ok(till.session().await.counter.till_places().await?)
+}
+
+/// Keeps the pass and location this till uses (a manager's).
+#[tauri::command]
+pub async fn set_till_places(
+    till: State<'_, Till>,
+    pass_id: Option<String>,
+    location_id: Option<String>,
+) -> Result<(), CommandError> {
+    let session = till.session().await;
+    Ok(session
+        .counter
+        .set_till_places(pass_id.as_deref(), location_id.as_deref())
+        .await?)
+}
+
 /// The most writes the history screen lists at once (the export has them all).
 const HISTORY_ROWS: u32 = 1000;
 

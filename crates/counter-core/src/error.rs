@@ -103,6 +103,9 @@ pub enum NotAllowed {
     /// No message this till scheduled has this id.
     #[error("no message scheduled at this till has this id")]
     NotScheduledHere,
+    /// Not one of the business's passes or locations.
+    #[error("not one of this business's passes or locations")]
+    NotOfThisBusiness,
     /// A list filter with a value this version cannot ask for.
     #[error("this list cannot be filtered on that value")]
     UnknownFilter,

@@ -82,8 +82,8 @@ pub use counter::{
     Balance, BroadcastDraft, BrowsePage, BrowseQuery, BrowseRow, CardOffer, Connection, Counter,
     EnrolOutcome, Enrolment, Figure, FigureName, Figures, FiguresPeriod, FreshCard, GiftCardIssue,
     GiftCardRead, IssueChoices, ItemChoices, MANAGER_IDLE, MAX_FIGURE_DAYS, MessageAudience,
-    MessageDraft, MessagePreview, PaymentOutcome, ScanOutcome, ScheduledMessage, ScheduledState,
-    WriteOutcome,
+    MessageDraft, MessagePreview, PaymentOutcome, Place, ScanOutcome, ScheduledMessage,
+    ScheduledState, TillPlaces, WriteOutcome,
 };
 pub use error::{Error, ErrorCode, ErrorData, NotAllowed};
 pub use events::{Connectivity, Event};

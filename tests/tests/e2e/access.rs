@@ -93,8 +93,32 @@ async fn every_screen_has_44px_targets_and_aa_contrast() -> Result<()> {
             tokio::time::sleep(Duration::from_millis(500)).await;
             problems.extend(audit(driver, screen).await?);
         }
+        driver.find(By::Id("queue-view-history")).await?.click().await?;
+        shown(driver, By::Id("history-filters"), WAIT).await?;
+        problems.extend(audit(driver, "queue history").await?);
+
+        // The manager's screens, the PIN pad first.
+        support::go(driver, "figures").await?;
+        support::pin_stage(driver, WAIT).await?;
+        problems.extend(audit(driver, "pin pad").await?);
+        support::as_manager(driver).await?;
+        shown(driver, By::Id("figures-table"), WAIT).await?;
+        problems.extend(audit(driver, "figures").await?);
+        for (screen, ready) in [("messages", "message-form"), ("browse", "browse-filters")] {
+            support::go(driver, screen).await?;
+            support::as_manager_if_asked(driver).await?;
+            shown(driver, By::Id(ready), WAIT).await?;
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            problems.extend(audit(driver, screen).await?);
+        }
+        support::go(driver, "gift").await?;
+        driver.find(By::Id("issue-open")).await?.click().await?;
+        support::as_manager_if_asked(driver).await?;
+        shown(driver, By::Id("issue-form"), WAIT).await?;
+        problems.extend(audit(driver, "issue a gift card").await?);
         support::open_settings(driver).await?;
         shown(driver, By::Id("settings"), WAIT).await?;
+        tokio::time::sleep(Duration::from_millis(500)).await;
         problems.extend(audit(driver, "settings").await?);
 
         ensure!(

@@ -514,3 +514,99 @@ fn digits(shown: &str) -> Option<i64> {
         .parse()
         .ok()
 }
+
+#[tokio::test]
+async fn settings_keep_the_tills_place_and_policy_and_the_pin_changes_with_the_old_one()
+-> anyhow::Result<()> {
+    in_demo("manager-settings", |driver, server| async move {
+        let driver = &driver;
+        support::open_settings(driver).await?;
+        // The business's own locations are offered; the choice is kept.
+        let locations = server.get("/v1/locations?limit=100").await?;
+        let location = locations["data"][0]["id"]
+            .as_str()
+            .context("a location")?
+            .to_owned();
+        shown(driver, By::Id("till-location"), WAIT).await?;
+        // A select's options are the system's popup: chosen as the page does.
+        driver
+            .execute(
+                "const s = document.getElementById('till-location'); s.value = arguments[0]; s.dispatchEvent(new Event('change', { bubbles: true }));",
+                vec![json!(location)],
+            )
+            .await?;
+        driver
+            .find(By::Id("till-places-save"))
+            .await?
+            .click()
+            .await?;
+        shown(driver, By::Id("till-places-saved"), WAIT).await?;
+        driver
+            .find(By::Id("offline-allowed"))
+            .await?
+            .click()
+            .await?;
+        driver
+            .find(By::Id("offline-max-age"))
+            .await?
+            .send_keys("45")
+            .await?;
+        driver.find(By::Id("offline-save")).await?.click().await?;
+        shown(driver, By::Id("offline-saved"), WAIT).await?;
+        shot(driver, "settings-till").await?;
+
+        // The PIN changes only with the old one.
+        driver.find(By::Id("pin-change")).await?.click().await?;
+        ensure!(
+            pin_stage(driver, WAIT).await? == "old",
+            "the old PIN is not asked"
+        );
+        type_pin(driver, "9999").await?;
+        type_pin(driver, "1357").await?;
+        type_pin(driver, "1357").await?;
+        text_until(driver, By::Id("pin-error"), WAIT, |t| {
+            t.starts_with("Wrong PIN")
+        })
+        .await?;
+        type_pin(driver, PIN).await?;
+        type_pin(driver, "1357").await?;
+        type_pin(driver, "1357").await?;
+        shown(driver, By::Id("pin-changed"), WAIT).await?;
+
+        // Locked again on leaving; the new PIN opens the settings, which kept it all.
+        driver.find(By::Id("settings-close")).await?.click().await?;
+        driver
+            .find(By::Id("settings-button"))
+            .await?
+            .click()
+            .await?;
+        ensure!(pin_stage(driver, WAIT).await? == "enter", "no PIN asked");
+        type_pin(driver, "1357").await?;
+        shown(driver, By::Id("settings"), WAIT).await?;
+        shown(driver, By::Id("till-location"), WAIT).await?;
+        let deadline = std::time::Instant::now() + WAIT;
+        let mut chosen = String::new();
+        while chosen != location && std::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            chosen = driver
+                .find(By::Id("till-location"))
+                .await?
+                .prop("value")
+                .await?
+                .unwrap_or_default();
+        }
+        ensure!(
+            chosen == location,
+            "location kept: {chosen:?}, chosen {location}"
+        );
+        let age = driver
+            .find(By::Id("offline-max-age"))
+            .await?
+            .prop("value")
+            .await?
+            .unwrap_or_default();
+        ensure!(age == "45", "balance age kept: {age:?}");
+        Ok(())
+    })
+    .await
+}

@@ -50,6 +50,7 @@ mod figures;
 mod manager;
 mod messages;
 mod payments;
+mod places;
 mod queue;
 mod scans;
 
@@ -62,6 +63,7 @@ pub use messages::{
 };
 pub use payments::GiftCardRead;
 pub use payments::{Balance, GiftCardIssue, IssueChoices, PaymentOutcome};
+pub use places::{Place, TillPlaces};
 pub use queue::ItemChoices;
 pub use scans::{CardOffer, FreshCard, ScanOutcome};
 

@@ -432,3 +432,12 @@ pub async fn open_settings(driver: &WebDriver) -> Result<()> {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
+
+/// Answers the PIN pad if it comes within two seconds (a manager already here is not
+/// asked again).
+pub async fn as_manager_if_asked(driver: &WebDriver) -> Result<()> {
+    if pin_stage(driver, Duration::from_secs(2)).await.is_ok() {
+        as_manager(driver).await?;
+    }
+    Ok(())
+}

@@ -5,6 +5,8 @@ import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import type { Abilities } from './bindings/Abilities';
 import type { AmountError } from './bindings/AmountError';
 import type { AnswerView } from './bindings/AnswerView';
+import type { Place } from './bindings/Place';
+import type { TillPlaces } from './bindings/TillPlaces';
 import type { ScanRecordKind } from './bindings/ScanRecordKind';
 import type { ReferralStatus } from './bindings/ReferralStatus';
 import type { EndpointStatus } from './bindings/EndpointStatus';
@@ -75,6 +77,8 @@ export type {
   Abilities,
   AmountError,
   AnswerView,
+  Place,
+  TillPlaces,
   ScanRecordKind,
   ReferralStatus,
   EndpointStatus,
@@ -334,6 +338,16 @@ export function cancelMessage(id: string): Promise<MessageReply> {
 /** A page of one of the manager's lists: the first, or the one after `cursor`. */
 export function browse(query: BrowseQuery, cursor: string | null): Promise<BrowsePage> {
   return call<BrowsePage>('browse', { query, cursor });
+}
+
+/** The business's passes and locations, and the ones this till uses. */
+export function tillPlaces(): Promise<TillPlaces> {
+  return call<TillPlaces>('till_places');
+}
+
+/** Keeps the pass and location this till uses (a manager's). */
+export function setTillPlaces(passId: string | null, locationId: string | null): Promise<void> {
+  return call<void>('set_till_places', { passId, locationId });
 }
 
 /** What the till allows while the service cannot be reached. */
