@@ -43,6 +43,8 @@ fn main() {
         "export_history",
         "figures",
         "browse",
+        "demo_samples",
+        "reset_demo",
         "till_places",
         "set_till_places",
         "preview_message",

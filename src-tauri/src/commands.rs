@@ -463,6 +463,24 @@ pub async fn set_till_places(
         .await?)
 }
 
+/// Cards to tap in the built-in demo, where a newcomer has none to scan; never with a
+/// key of a real business.
+#[tauri::command]
+pub async fn demo_samples(till: State<'_, Till>) -> Result<counter_core::Samples, CommandError> {
+    let session = till.session().await;
+    if !session.is_demo() {
+        return Err(counter_core::Error::from(counter_core::NotAllowed::NotInTheDemo).into());
+    }
+    Ok(session.counter.samples().await?)
+}
+
+/// Puts the demo business back to its first state (a manager's, from the demo only).
+#[tauri::command]
+pub async fn reset_demo(till: State<'_, Till>) -> Result<ConnectionView, CommandError> {
+    let connection = till.reset_demo().await?;
+    Ok(ConnectionView::new(connection, true))
+}
+
 /// The most writes the history screen lists at once (the export has them all).
 const HISTORY_ROWS: u32 = 1000;
 

@@ -94,6 +94,8 @@ pub fn run() {
             commands::export_history,
             commands::figures,
             commands::browse,
+            commands::demo_samples,
+            commands::reset_demo,
             commands::till_places,
             commands::set_till_places,
             commands::preview_message,

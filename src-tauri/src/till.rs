@@ -117,6 +117,30 @@ impl Till {
         Ok(())
     }
 
+    /// Puts the demo business back to its first state: the demo stops, its server's and
+    /// its till's data are removed, and it starts afresh. Only from the demo, by a
+    /// manager (Settings).
+    pub async fn reset_demo(&self) -> Result<Connection, CommandError> {
+        {
+            let mut session = self.session.write().await;
+            if !session.is_demo() {
+                return Err(
+                    counter_core::Error::from(counter_core::NotAllowed::NotInTheDemo).into(),
+                );
+            }
+            if !session.counter.pin_status()?.manager_here {
+                return Err(
+                    counter_core::Error::from(counter_core::pin::PinError::ManagerOnly).into(),
+                );
+            }
+            self.leave_demo(&mut session).await?;
+            std::fs::remove_dir_all(self.data_dir.join("demo")).map_err(|e| {
+                CommandError::new(counter_core::ErrorCode::DemoFailed, e.to_string())
+            })?;
+        }
+        self.try_demo().await
+    }
+
     /// Stops the demo, if it runs, and opens the real till (not connected) in its place.
     async fn leave_demo(&self, session: &mut Session) -> Result<(), CommandError> {
         if session.is_demo() {

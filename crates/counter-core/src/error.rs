@@ -103,6 +103,9 @@ pub enum NotAllowed {
     /// No message this till scheduled has this id.
     #[error("no message scheduled at this till has this id")]
     NotScheduledHere,
+    /// Only the built-in demo offers this.
+    #[error("only the built-in demo offers this")]
+    NotInTheDemo,
     /// Not one of the business's passes or locations.
     #[error("not one of this business's passes or locations")]
     NotOfThisBusiness,

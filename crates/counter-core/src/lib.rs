@@ -82,8 +82,9 @@ pub use counter::{
     Balance, BroadcastDraft, BrowsePage, BrowseQuery, BrowseRow, CardOffer, Connection, Counter,
     EnrolOutcome, Enrolment, Figure, FigureName, Figures, FiguresPeriod, FreshCard, GiftCardIssue,
     GiftCardRead, IssueChoices, ItemChoices, MANAGER_IDLE, MAX_FIGURE_DAYS, MessageAudience,
-    MessageDraft, MessagePreview, PaymentOutcome, Place, ScanOutcome, ScheduledMessage,
-    ScheduledState, TillPlaces, WriteOutcome,
+    MessageDraft, MessagePreview, PaymentOutcome, Place, SampleCard, SampleCardKind,
+    SampleGiftCard, SampleGiftKind, Samples, ScanOutcome, ScheduledMessage, ScheduledState,
+    TillPlaces, WriteOutcome,
 };
 pub use error::{Error, ErrorCode, ErrorData, NotAllowed};
 pub use events::{Connectivity, Event};

@@ -93,7 +93,11 @@ async fn every_screen_has_44px_targets_and_aa_contrast() -> Result<()> {
             tokio::time::sleep(Duration::from_millis(500)).await;
             problems.extend(audit(driver, screen).await?);
         }
-        driver.find(By::Id("queue-view-history")).await?.click().await?;
+        driver
+            .find(By::Id("queue-view-history"))
+            .await?
+            .click()
+            .await?;
         shown(driver, By::Id("history-filters"), WAIT).await?;
         problems.extend(audit(driver, "queue history").await?);
 

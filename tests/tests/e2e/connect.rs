@@ -139,6 +139,12 @@ async fn each_refused_key_is_explained_and_not_kept_and_a_good_key_opens_the_bus
             let name = text_of(driver, By::Id("business-name"), WAIT).await?;
             ensure!(name == "Café Connect", "business shown: {name:?}");
             shown(driver, By::Id("test-banner"), WAIT).await?;
+            // The demo's sample cards are never offered with a real business's key.
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            ensure!(
+                driver.find_all(By::Id("demo-samples")).await?.is_empty(),
+                "sample cards shown with a real business's test key"
+            );
 
             // The status bar says what a cashier should know about this till: its clock is
             // behind, and (no keychain here) the key sits in a file.

@@ -100,3 +100,138 @@ async fn started_with_demo_the_app_opens_already_in_the_demo() -> anyhow::Result
     })
     .await
 }
+
+#[tokio::test]
+async fn a_newcomer_taps_a_sample_card_records_a_visit_and_pays_with_a_sample_gift_card()
+-> anyhow::Result<()> {
+    crate::support::in_demo("demo-samples", |driver, server| async move {
+        let driver = &driver;
+        let samples =
+            crate::support::shown(driver, By::Id("demo-samples"), Duration::from_secs(15)).await?;
+        shot(driver, "demo-samples").await?;
+        // A loyalty card that is nearly at its reward: tapped, it opens like a scan.
+        let card = samples
+            .find(By::Css("button[data-kind='nearly_there']"))
+            .await?;
+        let card_id = card.attr("data-card").await?.context("data-card")?;
+        card.click().await?;
+        crate::support::shown(driver, By::Id("card-panel"), Duration::from_secs(15)).await?;
+        let customers = server.get("/v1/customers?limit=100").await?;
+        let customer = customers["data"]
+            .as_array()
+            .context("customers")?
+            .iter()
+            .find(|c| c["cards"][0]["id"] == card_id.as_str())
+            .context("the sample card's customer")?
+            .clone();
+        let id = customer["id"].as_str().context("id")?.to_owned();
+        let before = crate::support::stamps(&server.card(&id, &card_id).await?)?;
+        driver.active_element().await?.send_keys(Key::F1).await?;
+        crate::support::text_until(driver, By::Id("result"), Duration::from_secs(15), |t| {
+            t.contains("Visit recorded")
+        })
+        .await?;
+        let after = crate::support::stamps(&server.card(&id, &card_id).await?)?;
+        ensure!(
+            after == before + 1,
+            "visits on the server: {before} then {after}"
+        );
+
+        // A sample gift card ready to pay with: it opens on the gift-card screen and pays.
+        let gift = driver
+            .find(By::Css(
+                "#demo-samples button[data-kind='active'][data-gift]",
+            ))
+            .await?;
+        let gift_id = gift.attr("data-gift").await?.context("data-gift")?;
+        gift.click().await?;
+        let balance = crate::support::text_until(
+            driver,
+            By::Id("gift-balance"),
+            Duration::from_secs(15),
+            |t| !t.is_empty(),
+        )
+        .await?;
+        driver
+            .find(By::Id("pay-amount"))
+            .await?
+            .send_keys("5")
+            .await?;
+        driver.find(By::Id("pay-submit")).await?.click().await?;
+        crate::support::text_until(driver, By::Id("pay-result"), Duration::from_secs(15), |t| {
+            t.contains("taken")
+        })
+        .await?;
+        let on_server = server.get(&format!("/v1/gift_cards/{gift_id}")).await?;
+        let expected = format!("{:.2}", balance.parse::<f64>()? - 5.0);
+        ensure!(
+            on_server["balance"] == expected.as_str(),
+            "balance on the server: {}",
+            on_server["balance"]
+        );
+        Ok(())
+    })
+    .await
+}
+
+#[tokio::test]
+async fn the_demo_is_reset_to_its_first_state_from_the_settings() -> anyhow::Result<()> {
+    crate::support::in_demo("demo-reset", |driver, server| async move {
+        let driver = &driver;
+        let wait = Duration::from_secs(15);
+        let gift = crate::support::shown(
+            driver,
+            By::Css("#demo-samples button[data-kind='active'][data-gift]"),
+            wait,
+        )
+        .await?;
+        let gift_id = gift.attr("data-gift").await?.context("data-gift")?;
+        gift.click().await?;
+        driver
+            .find(By::Id("pay-amount"))
+            .await?
+            .send_keys("20")
+            .await?;
+        driver.find(By::Id("pay-submit")).await?.click().await?;
+        crate::support::text_until(driver, By::Id("pay-result"), wait, |t| t.contains("taken"))
+            .await?;
+        let spent = server.get(&format!("/v1/gift_cards/{gift_id}")).await?;
+        ensure!(
+            spent["balance"] == "30.00",
+            "after the payment: {}",
+            spent["balance"]
+        );
+
+        crate::support::open_settings(driver).await?;
+        crate::support::shown(driver, By::Id("reset-demo"), wait)
+            .await?
+            .click()
+            .await?;
+        // The demo starts afresh: its sample gift card is whole again, and this demo
+        // till's queue holds nothing of before.
+        crate::support::shown(driver, By::Id("demo-samples"), Duration::from_secs(30)).await?;
+        let fresh = crate::support::text_until(
+            driver,
+            By::Css("#demo-samples button[data-kind='active'][data-gift] strong"),
+            wait,
+            |t| t.contains("50.00"),
+        )
+        .await?;
+        ensure!(
+            fresh.contains("50.00 EUR"),
+            "sample after the reset: {fresh:?}"
+        );
+        crate::support::text_until(driver, By::Id("status-queued"), wait, |t| {
+            t.starts_with("0 ")
+        })
+        .await?;
+        crate::support::go(driver, "queue").await?;
+        crate::support::shown(driver, By::Id("queue-list"), wait).await?;
+        ensure!(
+            driver.find_all(By::Css("#queue-list li")).await?.is_empty(),
+            "the demo till's queue kept writes from before the reset"
+        );
+        Ok(())
+    })
+    .await
+}

@@ -52,6 +52,7 @@ mod messages;
 mod payments;
 mod places;
 mod queue;
+mod samples;
 mod scans;
 
 pub use browse::{BrowsePage, BrowseQuery, BrowseRow};
@@ -65,6 +66,7 @@ pub use payments::GiftCardRead;
 pub use payments::{Balance, GiftCardIssue, IssueChoices, PaymentOutcome};
 pub use places::{Place, TillPlaces};
 pub use queue::ItemChoices;
+pub use samples::{SampleCard, SampleCardKind, SampleGiftCard, SampleGiftKind, Samples};
 pub use scans::{CardOffer, FreshCard, ScanOutcome};
 
 /// What the key is, as the UI shows it after connecting.

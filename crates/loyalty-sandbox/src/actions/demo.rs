@@ -387,3 +387,65 @@ pub fn fill_sandbox(
     }
     Ok(())
 }
+
+/// The gift cards the app's demo business starts with, for a newcomer to tap: one to
+/// pay with, one the recipient has not opened yet, one nearly used up. Recipients are
+/// `sample-…@demo.example`: no one receives anything (a sandbox sends nothing).
+pub fn add_gift_card_samples(conn: &Connection, scope: &Scope, now_ms: i64) -> ApiResult<()> {
+    use crate::actions::gift_cards::{Issue, Payment, issue, pay};
+    use crate::store::gift_cards;
+
+    let samples = [
+        ("Ada Lovelace", "sample-active@demo.example", 5_000, true, 0),
+        (
+            "Grace Hopper",
+            "sample-unclaimed@demo.example",
+            2_500,
+            false,
+            0,
+        ),
+        (
+            "Alan Turing",
+            "sample-nearly-empty@demo.example",
+            3_000,
+            true,
+            2_850,
+        ),
+    ];
+    for (name, email, amount_minor, claimed, spent) in samples {
+        let issued = issue(
+            conn,
+            scope,
+            &Issue {
+                amount_minor,
+                currency: "EUR".into(),
+                exponent: 2,
+                locale: "en".into(),
+                recipient_name: name.into(),
+                recipient_email: email.into(),
+            },
+            now_ms,
+        )?;
+        let id = issued["id"].as_str().unwrap_or_default().to_owned();
+        if claimed && let Some(mut card) = gift_cards::get(conn, scope, &id)? {
+            card.status = "active".into();
+            card.claimed_at = Some(now_ms);
+            gift_cards::save_state(conn, &card)?;
+        }
+        if spent > 0 {
+            pay(
+                conn,
+                scope,
+                &Payment {
+                    gift_card_id: id,
+                    amount_minor: spent,
+                    currency: "EUR".into(),
+                    reference: Some("DEMO-1".into()),
+                    location_id: None,
+                },
+                now_ms,
+            )?;
+        }
+    }
+    Ok(())
+}

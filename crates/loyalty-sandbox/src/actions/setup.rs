@@ -180,6 +180,11 @@ pub fn ensure_demo(conn: &Connection, now_ms: i64) -> ApiResult<DemoKeys> {
                 },
                 now_ms,
             )?;
+            let sandbox = Scope {
+                business_id: created.business.id.clone(),
+                place: Place::Sandbox,
+            };
+            demo::add_gift_card_samples(conn, &sandbox, now_ms)?;
             created.business.id
         }
     };

@@ -191,6 +191,8 @@ function describeData(data: ErrorData, lang: Lang): string {
           return tr(lang, 'not_allowed_preview_gone');
         case 'not_scheduled_here':
           return tr(lang, 'not_allowed_not_scheduled_here');
+        case 'not_in_the_demo':
+          return tr(lang, 'not_allowed_not_in_the_demo');
         case 'not_of_this_business':
           return tr(lang, 'not_allowed_not_of_this_business');
         case 'unknown_filter':

@@ -5,6 +5,11 @@ import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import type { Abilities } from './bindings/Abilities';
 import type { AmountError } from './bindings/AmountError';
 import type { AnswerView } from './bindings/AnswerView';
+import type { SampleGiftKind } from './bindings/SampleGiftKind';
+import type { SampleGiftCard } from './bindings/SampleGiftCard';
+import type { SampleCardKind } from './bindings/SampleCardKind';
+import type { SampleCard } from './bindings/SampleCard';
+import type { Samples } from './bindings/Samples';
 import type { Place } from './bindings/Place';
 import type { TillPlaces } from './bindings/TillPlaces';
 import type { ScanRecordKind } from './bindings/ScanRecordKind';
@@ -77,6 +82,11 @@ export type {
   Abilities,
   AmountError,
   AnswerView,
+  SampleGiftKind,
+  SampleGiftCard,
+  SampleCardKind,
+  SampleCard,
+  Samples,
   Place,
   TillPlaces,
   ScanRecordKind,
@@ -348,6 +358,16 @@ export function tillPlaces(): Promise<TillPlaces> {
 /** Keeps the pass and location this till uses (a manager's). */
 export function setTillPlaces(passId: string | null, locationId: string | null): Promise<void> {
   return call<void>('set_till_places', { passId, locationId });
+}
+
+/** Cards to tap in the built-in demo (refused with a real business's key). */
+export function demoSamples(): Promise<Samples> {
+  return call<Samples>('demo_samples');
+}
+
+/** Puts the demo business back to its first state (a manager's, demo only). */
+export function resetDemo(): Promise<ConnectionView> {
+  return call<ConnectionView>('reset_demo');
 }
 
 /** What the till allows while the service cannot be reached. */
