@@ -11,7 +11,7 @@ need=${1:-build}
 
 build_packages=(libwebkit2gtk-4.1-dev build-essential file pkg-config libxdo-dev libssl-dev libdbus-1-dev
   libayatana-appindicator3-dev librsvg2-dev)
-test_packages=(xvfb xauth webkit2gtk-driver dbus dbus-x11 imagemagick xdotool python3-venv gnome-keyring)
+test_packages=(xvfb xauth webkit2gtk-driver dbus dbus-x11 imagemagick xdotool openbox wmctrl python3-venv gnome-keyring)
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 

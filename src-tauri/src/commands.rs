@@ -17,6 +17,7 @@ use tauri::{Manager, State};
 use ts_rs::TS;
 
 use crate::CommandError;
+use crate::kiosk::{Kiosk, KioskStatus};
 use crate::till::Till;
 use crate::trouble::TroubleView;
 use crate::views::{
@@ -479,6 +480,40 @@ pub async fn demo_samples(till: State<'_, Till>) -> Result<counter_core::Samples
 pub async fn reset_demo(till: State<'_, Till>) -> Result<ConnectionView, CommandError> {
     let connection = till.reset_demo().await?;
     Ok(ConnectionView::new(connection, true))
+}
+
+/// Whether the till runs as a kiosk (and the window is held as one).
+#[tauri::command]
+pub async fn kiosk_status(
+    app: tauri::AppHandle,
+    till: State<'_, Till>,
+    kiosk: State<'_, Kiosk>,
+) -> Result<KioskStatus, CommandError> {
+    let on = till.session().await.counter.kiosk()?;
+    Ok(kiosk.apply(&app, on))
+}
+
+/// Turns the kiosk on or off (a manager's, both ways).
+#[tauri::command]
+pub async fn set_kiosk(
+    app: tauri::AppHandle,
+    till: State<'_, Till>,
+    kiosk: State<'_, Kiosk>,
+    on: bool,
+) -> Result<KioskStatus, CommandError> {
+    let session = till.session().await;
+    session.counter.set_kiosk(on)?;
+    session.counter.manager_leaves();
+    Ok(kiosk.apply(&app, on))
+}
+
+/// A customer checks in at the kiosk with their own card: one visit, never a repeat.
+#[tauri::command]
+pub async fn check_in(
+    till: State<'_, Till>,
+    input: String,
+) -> Result<counter_core::CheckIn, CommandError> {
+    Ok(till.session().await.counter.check_in(&input).await?)
 }
 
 /// The most writes the history screen lists at once (the export has them all).

@@ -9,6 +9,7 @@
 mod commands;
 mod demo;
 mod error;
+mod kiosk;
 mod logging;
 mod till;
 mod trouble;
@@ -50,8 +51,27 @@ pub fn run() {
             if std::env::args().any(|arg| arg == "--demo") {
                 tauri::async_runtime::block_on(till.try_demo())?;
             }
+            // `--kiosk` makes this till a kiosk (kept: a restart comes back as one).
+            let kiosk = kiosk::Kiosk::from_args();
+            let on = tauri::async_runtime::block_on(async {
+                let session = till.session().await;
+                if std::env::args().any(|arg| arg == "--kiosk") {
+                    session.counter.start_as_kiosk()?;
+                }
+                session.counter.kiosk()
+            })?;
+            kiosk.apply(app.handle(), on);
+            app.manage(kiosk);
             app.manage(till);
             Ok(())
+        })
+        // A kiosk's window does not close: not by Alt+F4, not by the window manager.
+        .on_window_event(|window, event| {
+            if let tauri::WindowEvent::CloseRequested { api, .. } = event
+                && window.state::<kiosk::Kiosk>().holds()
+            {
+                api.prevent_close();
+            }
         })
         .invoke_handler(tauri::generate_handler![
             commands::app_info,
@@ -102,6 +122,9 @@ pub fn run() {
             commands::send_message,
             commands::scheduled_messages,
             commands::cancel_message,
+            commands::kiosk_status,
+            commands::set_kiosk,
+            commands::check_in,
         ])
         .run(tauri::generate_context!())
         .expect("the Tauri runtime failed to start");

@@ -79,12 +79,12 @@ pub mod views;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use config::Config;
 pub use counter::{
-    Balance, BroadcastDraft, BrowsePage, BrowseQuery, BrowseRow, CardOffer, Connection, Counter,
-    EnrolOutcome, Enrolment, Figure, FigureName, Figures, FiguresPeriod, FreshCard, GiftCardIssue,
-    GiftCardRead, IssueChoices, ItemChoices, MANAGER_IDLE, MAX_FIGURE_DAYS, MessageAudience,
-    MessageDraft, MessagePreview, PaymentOutcome, Place, SampleCard, SampleCardKind,
-    SampleGiftCard, SampleGiftKind, Samples, ScanOutcome, ScheduledMessage, ScheduledState,
-    TillPlaces, WriteOutcome,
+    Balance, BroadcastDraft, BrowsePage, BrowseQuery, BrowseRow, CardOffer, CheckIn, Connection,
+    Counter, EnrolOutcome, Enrolment, Figure, FigureName, Figures, FiguresPeriod, FreshCard,
+    GiftCardIssue, GiftCardRead, IssueChoices, ItemChoices, MANAGER_IDLE, MAX_FIGURE_DAYS,
+    MessageAudience, MessageDraft, MessagePreview, PaymentOutcome, Place, Progress, SampleCard,
+    SampleCardKind, SampleGiftCard, SampleGiftKind, Samples, ScanOutcome, ScheduledMessage,
+    ScheduledState, TillPlaces, WriteOutcome,
 };
 pub use error::{Error, ErrorCode, ErrorData, NotAllowed};
 pub use events::{Connectivity, Event};

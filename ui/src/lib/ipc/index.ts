@@ -5,6 +5,9 @@ import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import type { Abilities } from './bindings/Abilities';
 import type { AmountError } from './bindings/AmountError';
 import type { AnswerView } from './bindings/AnswerView';
+import type { Progress } from './bindings/Progress';
+import type { CheckIn } from './bindings/CheckIn';
+import type { KioskStatus } from './bindings/KioskStatus';
 import type { SampleGiftKind } from './bindings/SampleGiftKind';
 import type { SampleGiftCard } from './bindings/SampleGiftCard';
 import type { SampleCardKind } from './bindings/SampleCardKind';
@@ -82,6 +85,9 @@ export type {
   Abilities,
   AmountError,
   AnswerView,
+  Progress,
+  CheckIn,
+  KioskStatus,
   SampleGiftKind,
   SampleGiftCard,
   SampleCardKind,
@@ -368,6 +374,21 @@ export function demoSamples(): Promise<Samples> {
 /** Puts the demo business back to its first state (a manager's, demo only). */
 export function resetDemo(): Promise<ConnectionView> {
   return call<ConnectionView>('reset_demo');
+}
+
+/** Whether the till runs as a kiosk (the shell holds the window to it). */
+export function kioskStatus(): Promise<KioskStatus> {
+  return call<KioskStatus>('kiosk_status');
+}
+
+/** Turns the kiosk on or off (a manager's, both ways). */
+export function setKiosk(on: boolean): Promise<KioskStatus> {
+  return call<KioskStatus>('set_kiosk', { on });
+}
+
+/** A customer checks in at the kiosk with their own card. */
+export function checkIn(input: string): Promise<CheckIn> {
+  return call<CheckIn>('check_in', { input });
 }
 
 /** What the till allows while the service cannot be reached. */

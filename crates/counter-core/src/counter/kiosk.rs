@@ -1,0 +1,123 @@
+//! The kiosk: a tablet where customers check themselves in. It only records visits,
+//! never confirms a repeat one, and is turned on and off by a manager.
+
+use super::*;
+use crate::kinds::LoyaltyType;
+use crate::scanner::Scanned;
+
+for_the_ui! {
+/// How far a card is from its reward, for the customer to read in large type.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    /// Visits (or points) on the card now.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub count: i64,
+    /// What earns the reward.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub goal: i64,
+    /// Visits or points.
+    pub counts: LoyaltyType,
+    /// The reward.
+    pub reward_title: String,
+    /// Rewards ready to be given at the counter.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub rewards_available: i64,
+}
+}
+
+for_the_ui! {
+/// What a customer's own check-in came to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum CheckIn {
+    /// The visit counts.
+    Counted {
+        /// The customer's name, when the till knows it.
+        name: Option<String>,
+        /// Where the card stands now (None when its pass is not known yet).
+        progress: Option<Progress>,
+    },
+    /// Saved while the service cannot be reached: it counts once it answers.
+    Saved {
+        /// The customer's name, when the till knows it.
+        name: Option<String>,
+    },
+    /// Checked in a moment ago already: nothing recorded (a repeat visit is only ever
+    /// confirmed by a cashier).
+    AlreadyCheckedIn {
+        /// When (RFC 3339), as the service said.
+        at: Option<String>,
+    },
+    /// Not a loyalty card of this business.
+    NotACard,
+    /// This card cannot check in (the service refused it): staff can help.
+    Refused,
+}
+}
+
+impl Counter {
+    /// Whether the till runs as a kiosk.
+    pub fn kiosk(&self) -> Result<bool, Error> {
+        Ok(self.settings()?.kiosk)
+    }
+
+    /// Turns the kiosk on or off: a manager's, both ways (leaving needs the PIN).
+    pub fn set_kiosk(&self, on: bool) -> Result<(), Error> {
+        self.as_manager()?;
+        let mut saved = settings::load(&self.core.db())?;
+        saved.kiosk = on;
+        Ok(settings::save(&self.core.db(), &saved)?)
+    }
+
+    /// Makes this till a kiosk at start (`--kiosk`: whoever starts the app so set it
+    /// up); leaving it later needs the PIN.
+    pub fn start_as_kiosk(&self) -> Result<(), Error> {
+        self.owner()?;
+        let mut saved = settings::load(&self.core.db())?;
+        saved.kiosk = true;
+        Ok(settings::save(&self.core.db(), &saved)?)
+    }
+
+    /// A customer checks in with their own card: one visit through the outbox, never a
+    /// repeat visit.
+    pub async fn check_in(&self, input: &str) -> Result<CheckIn, Error> {
+        let card = match self.identify(input).await? {
+            Scanned::Card { id } => id,
+            _ => return Ok(CheckIn::NotACard),
+        };
+        let name = || {
+            self.lookup_card(&card)
+                .ok()
+                .flatten()
+                .and_then(|known| known.customer)
+                .and_then(|customer| customer.name)
+        };
+        Ok(
+            match self
+                .record_scan(card.clone(), ScanAction::Visit, None)
+                .await?
+            {
+                ScanOutcome::Recorded { result, .. } => CheckIn::Counted {
+                    name: name(),
+                    progress: self.known_pass(&result.card.pass_id).map(|pass| Progress {
+                        count: match pass.loyalty_type {
+                            LoyaltyType::Points => result.card.points,
+                            _ => result.card.visits,
+                        },
+                        goal: pass.goal,
+                        counts: pass.loyalty_type,
+                        reward_title: pass.reward_title,
+                        rewards_available: result.card.rewards_available,
+                    }),
+                },
+                ScanOutcome::Queued { .. } | ScanOutcome::NeedsDecision { .. } => {
+                    CheckIn::Saved { name: name() }
+                }
+                ScanOutcome::NeedsConfirmation { last_visit_at, .. } => CheckIn::AlreadyCheckedIn {
+                    at: last_visit_at.map(|t| t.to_string()),
+                },
+                ScanOutcome::Refused { .. } => CheckIn::Refused,
+            },
+        )
+    }
+}

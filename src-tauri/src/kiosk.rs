@@ -1,0 +1,69 @@
+//! The kiosk's window: full screen, without decorations, above every other window, and
+//! deaf to closing while the kiosk runs. The core keeps whether the till is a kiosk
+//! (it survives a restart); the shell holds the window to it.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use serde::Serialize;
+use tauri::{AppHandle, Manager, Runtime};
+use ts_rs::TS;
+
+/// How long the kiosk waits, untouched, before it returns to its home screen.
+const IDLE_SECONDS: u32 = 60;
+
+/// Whether the window is held as a kiosk, and after how long idle it goes home.
+#[derive(Debug)]
+pub struct Kiosk {
+    on: AtomicBool,
+    idle_seconds: u32,
+}
+
+/// What the page needs of the kiosk.
+#[derive(Debug, Clone, Serialize, TS)]
+#[ts(export)]
+pub struct KioskStatus {
+    /// The till runs as a kiosk.
+    pub on: bool,
+    /// Seconds untouched before the kiosk goes back to its home screen.
+    pub idle_seconds: u32,
+}
+
+impl Kiosk {
+    /// From the command line: `--kiosk-idle=N` shortens the idle time (tests).
+    pub fn from_args() -> Self {
+        let idle_seconds = std::env::args()
+            .find_map(|arg| arg.strip_prefix("--kiosk-idle=")?.parse().ok())
+            .filter(|seconds| (1..=3600).contains(seconds))
+            .unwrap_or(IDLE_SECONDS);
+        Self {
+            on: AtomicBool::new(false),
+            idle_seconds,
+        }
+    }
+
+    /// Whether closing is refused now.
+    pub fn holds(&self) -> bool {
+        self.on.load(Ordering::SeqCst)
+    }
+
+    /// Holds the window as a kiosk, or lets it go: full screen, no decorations, always
+    /// on top, or a normal window again.
+    pub fn apply<R: Runtime>(&self, app: &AppHandle<R>, on: bool) -> KioskStatus {
+        self.on.store(on, Ordering::SeqCst);
+        if let Some(window) = app.get_webview_window("main") {
+            // Best effort: a window manager may refuse any of these.
+            let _ = window.set_decorations(!on);
+            let _ = window.set_always_on_top(on);
+            let _ = window.set_fullscreen(on);
+        }
+        self.status()
+    }
+
+    /// Where it stands.
+    pub fn status(&self) -> KioskStatus {
+        KioskStatus {
+            on: self.holds(),
+            idle_seconds: self.idle_seconds,
+        }
+    }
+}

@@ -1,0 +1,183 @@
+//! The kiosk, end to end, under a window manager (full screen only takes effect under
+//! one): a customer's check-in records one visit and refuses the repeat in words; idle,
+//! it goes home; Escape, Alt+F4 and the window manager's close leave it in place;
+//! leaving takes the PIN; a restart comes back as a kiosk.
+
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use anyhow::{Context, ensure};
+use loyalty_counter_e2e::{App, shot};
+use serde_json::json;
+use thirtyfour::prelude::*;
+
+use crate::support::{self, PIN, Server, gone, pin_stage, shown, stamps, text_until, type_pin};
+
+const WAIT: Duration = Duration::from_secs(15);
+
+/// Openbox on the test's display, for as long as the test holds it.
+struct WindowManager(Child);
+
+impl WindowManager {
+    fn start() -> anyhow::Result<Self> {
+        let child = Command::new("openbox")
+            .arg("--sm-disable")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .context("openbox is missing (`make test` installs it)")?;
+        std::thread::sleep(Duration::from_millis(700));
+        Ok(Self(child))
+    }
+}
+
+impl Drop for WindowManager {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Runs a command of the display (xdotool, wmctrl) and waits for it.
+fn display(program: &str, args: &[&str]) -> anyhow::Result<()> {
+    let status = Command::new(program)
+        .args(args)
+        .status()
+        .with_context(|| format!("{program} is missing (`make test` installs it)"))?;
+    ensure!(status.success(), "{program} {args:?}: {status}");
+    Ok(())
+}
+
+async fn invoke(driver: &WebDriver, command: &str, args: serde_json::Value) -> anyhow::Result<()> {
+    let answer: serde_json::Value = driver
+        .execute_async(
+            r#"const [command, args, done] = arguments;
+               window.__TAURI_INTERNALS__.invoke(command, args).then(
+                 () => done({ ok: true }), (error) => done({ ok: false, error }));"#,
+            vec![json!(command), args],
+        )
+        .await?
+        .json()
+        .clone();
+    ensure!(answer["ok"] == true, "{command}: {}", answer["error"]);
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_customer_checks_in_once_the_kiosk_holds_its_window_and_only_the_pin_leaves()
+-> anyhow::Result<()> {
+    let _wm = WindowManager::start()?;
+    let app = App::launch_with("kiosk-check-in", &["--demo", "--kiosk", "--kiosk-idle=3"]).await?;
+    let outcome = async {
+        let driver = &app.driver;
+        shown(driver, By::Id("kiosk-scan"), Duration::from_secs(30)).await?;
+        let server = Server::of(&app).await?;
+        // Full screen on the 1280×800 display.
+        let rect = driver.get_window_rect().await?;
+        ensure!(
+            rect.width >= 1280 && rect.height >= 800,
+            "the kiosk's window is {}x{}",
+            rect.width,
+            rect.height
+        );
+
+        let (customer, card) = server.customer(4).await?;
+        let id = customer["id"].as_str().context("id")?.to_owned();
+        let before = stamps(&server.card(&id, &card).await?)?;
+        let field = driver.find(By::Id("kiosk-scan")).await?;
+        field
+            .send_keys(format!("{card}{}", char::from(Key::Enter)))
+            .await?;
+        text_until(driver, By::Id("kiosk-result"), WAIT, |t| {
+            t.contains("your visit counts")
+        })
+        .await?;
+        shot(driver, "kiosk-counted").await?;
+        ensure!(
+            stamps(&server.card(&id, &card).await?)? == before + 1,
+            "the check-in did not count once"
+        );
+
+        // The same card again: refused in words, never confirmed from here.
+        driver
+            .find(By::Id("kiosk-scan"))
+            .await?
+            .send_keys(format!("{card}{}", char::from(Key::Enter)))
+            .await?;
+        text_until(driver, By::Id("kiosk-result"), WAIT, |t| {
+            t.starts_with("You already checked in at")
+        })
+        .await?;
+        shot(driver, "kiosk-already").await?;
+        ensure!(
+            stamps(&server.card(&id, &card).await?)? == before + 1,
+            "a repeat check-in was counted"
+        );
+
+        // Untouched, it goes home and forgets what it showed.
+        tokio::time::sleep(Duration::from_secs(4)).await;
+        let left = driver.find(By::Id("kiosk-result")).await?.text().await?;
+        ensure!(
+            left.trim().is_empty(),
+            "still shown after the idle time: {left:?}"
+        );
+
+        // No way out: Escape, Alt+F4, the window manager's close.
+        driver
+            .active_element()
+            .await?
+            .send_keys(Key::Escape)
+            .await?;
+        display("xdotool", &["key", "alt+F4"])?;
+        display("wmctrl", &["-c", "Loyalty Counter"])?;
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        shown(driver, By::Id("kiosk"), WAIT).await?;
+
+        // Leaving takes the manager's PIN; a wrong one does not leave.
+        invoke(driver, "set_pin", json!({"pin": PIN})).await?;
+        invoke(driver, "manager_leaves", json!({})).await?;
+        driver.find(By::Id("kiosk-leave")).await?.click().await?;
+        ensure!(
+            pin_stage(driver, WAIT).await? == "enter",
+            "leaving asked no PIN"
+        );
+        type_pin(driver, "0000").await?;
+        text_until(driver, By::Id("pin-error"), WAIT, |t| {
+            t.starts_with("Wrong PIN")
+        })
+        .await?;
+        driver.find(By::Id("pin-cancel")).await?.click().await?;
+        shown(driver, By::Id("kiosk"), WAIT).await?;
+        driver.find(By::Id("kiosk-leave")).await?.click().await?;
+        support::as_manager(driver).await?;
+        gone(driver, By::Id("kiosk"), WAIT).await?;
+        shown(driver, By::Id("scan"), WAIT).await?;
+        Ok(())
+    }
+    .await;
+    app.finish(outcome).await
+}
+
+#[tokio::test]
+async fn a_kiosk_comes_back_as_a_kiosk_after_a_restart() -> anyhow::Result<()> {
+    let _wm = WindowManager::start()?;
+    let name = "kiosk-restart";
+    let app = App::launch_with(name, &["--demo", "--kiosk"]).await?;
+    let outcome = shown(&app.driver, By::Id("kiosk"), Duration::from_secs(30))
+        .await
+        .map(drop);
+    app.finish(outcome).await?;
+    let app = App::relaunch(name, &["--demo"]).await?;
+    let outcome = async {
+        shown(&app.driver, By::Id("kiosk-scan"), Duration::from_secs(30)).await?;
+        app.driver.find(By::Id("kiosk-fr")).await?.click().await?;
+        text_until(&app.driver, By::Css("#kiosk h1"), WAIT, |t| {
+            t.starts_with("Bienvenue")
+        })
+        .await?;
+        shot(&app.driver, "kiosk-home-fr").await?;
+        Ok(())
+    }
+    .await;
+    app.finish(outcome).await
+}
