@@ -187,8 +187,8 @@ async fn the_demo_is_reset_to_its_first_state_from_the_settings() -> anyhow::Res
         .await?;
         let gift_id = gift.attr("data-gift").await?.context("data-gift")?;
         gift.click().await?;
-        driver
-            .find(By::Id("pay-amount"))
+        crate::support::text_until(driver, By::Id("gift-balance"), wait, |t| t == "50.00").await?;
+        crate::support::shown(driver, By::Id("pay-amount"), wait)
             .await?
             .send_keys("20")
             .await?;

@@ -1,0 +1,266 @@
+//! The manager's commands: the PIN, gift cards issued, figures, lists, messages, the
+//! queue's history and its export, the till's places, the kiosk and the demo's samples.
+//! Thin adapters like the rest: the core decides, and asks for the manager.
+
+use counter_core::IssueChoices;
+use counter_core::outbox::ItemState;
+use counter_core::pin::PinStatus;
+use tauri::State;
+
+use super::ConnectionView;
+use crate::CommandError;
+use crate::kiosk::{Kiosk, KioskStatus};
+use crate::till::Till;
+use crate::views::{IssueReply, MessageReply, QueueItemView};
+
+/// The most writes the history screen lists at once (the export has them all).
+const HISTORY_ROWS: u32 = 1000;
+
+/// Where the manager's PIN stands: set or not, tries left, locked until when.
+#[tauri::command]
+pub async fn pin_status(till: State<'_, Till>) -> Result<PinStatus, CommandError> {
+    Ok(till.session().await.counter.pin_status()?)
+}
+
+/// Sets the first manager PIN (4 to 8 digits).
+#[tauri::command]
+pub async fn set_pin(till: State<'_, Till>, pin: String) -> Result<(), CommandError> {
+    Ok(till.session().await.counter.set_pin(&pin)?)
+}
+
+/// Checks the manager PIN (five wrong tries lock it for five minutes).
+#[tauri::command]
+pub async fn check_pin(till: State<'_, Till>, pin: String) -> Result<(), CommandError> {
+    Ok(till.session().await.counter.check_pin(&pin)?)
+}
+
+/// The manager left the manager's screens: the PIN is asked again next time.
+#[tauri::command]
+pub async fn manager_leaves(till: State<'_, Till>) -> Result<(), CommandError> {
+    till.session().await.counter.manager_leaves();
+    Ok(())
+}
+
+/// Changes the manager PIN, the old one first.
+#[tauri::command]
+pub async fn change_pin(
+    till: State<'_, Till>,
+    old: String,
+    new: String,
+) -> Result<(), CommandError> {
+    Ok(till.session().await.counter.change_pin(&old, &new)?)
+}
+
+/// What the form that issues a gift card offers: currencies (the usual one first) and
+/// the email's languages.
+#[tauri::command]
+pub async fn issue_choices(till: State<'_, Till>) -> Result<IssueChoices, CommandError> {
+    Ok(till.session().await.counter.issue_choices().await?)
+}
+
+/// Issues a gift card (a manager's; checked whole before anything is stored).
+#[tauri::command]
+pub async fn issue_gift_card(
+    till: State<'_, Till>,
+    amount: String,
+    currency: String,
+    locale: String,
+    recipient_name: String,
+    recipient_email: String,
+) -> Result<IssueReply, CommandError> {
+    let session = till.session().await;
+    let issue = counter_core::GiftCardIssue {
+        amount,
+        currency,
+        locale,
+        recipient_name,
+        recipient_email,
+    };
+    Ok(session.counter.issue_gift_card(issue).await?.into())
+}
+
+/// The business's figures for a period, beside the period of the same length before.
+#[tauri::command]
+pub async fn figures(
+    till: State<'_, Till>,
+    period: counter_core::FiguresPeriod,
+) -> Result<counter_core::Figures, CommandError> {
+    let session = till.session().await;
+    Ok(session.counter.figures(&period).await?)
+}
+
+/// A page of one of the manager's lists (customers, scans, locations, referrals, gift
+/// cards, webhook endpoints): the first, or the one after `cursor`.
+#[tauri::command]
+pub async fn browse(
+    till: State<'_, Till>,
+    query: counter_core::BrowseQuery,
+    cursor: Option<String>,
+) -> Result<counter_core::BrowsePage, CommandError> {
+    let session = till.session().await;
+    Ok(session.counter.browse(&query, cursor.as_deref()).await?)
+}
+
+/// Cards to tap in the built-in demo, where a newcomer has none to scan; never with a
+/// key of a real business.
+#[tauri::command]
+pub async fn demo_samples(till: State<'_, Till>) -> Result<counter_core::Samples, CommandError> {
+    let session = till.session().await;
+    if !session.is_demo() {
+        return Err(counter_core::Error::from(counter_core::NotAllowed::NotInTheDemo).into());
+    }
+    Ok(session.counter.samples().await?)
+}
+
+/// Puts the demo business back to its first state (a manager's, from the demo only).
+#[tauri::command]
+pub async fn reset_demo(till: State<'_, Till>) -> Result<ConnectionView, CommandError> {
+    let connection = till.reset_demo().await?;
+    Ok(ConnectionView::new(connection, true))
+}
+
+/// The business's passes and locations, and the ones this till uses.
+#[tauri::command]
+pub async fn till_places(till: State<'_, Till>) -> Result<counter_core::TillPlaces, CommandError> {
+    Ok(till.session().await.counter.till_places().await?)
+}
+
+/// Keeps the pass and location this till uses (a manager's).
+#[tauri::command]
+pub async fn set_till_places(
+    till: State<'_, Till>,
+    pass_id: Option<String>,
+    location_id: Option<String>,
+) -> Result<(), CommandError> {
+    let session = till.session().await;
+    Ok(session
+        .counter
+        .set_till_places(pass_id.as_deref(), location_id.as_deref())
+        .await?)
+}
+
+/// Previews a message to card holders (a manager's): who would receive it, the quota.
+#[tauri::command]
+pub async fn preview_message(
+    till: State<'_, Till>,
+    draft: counter_core::MessageDraft,
+) -> Result<counter_core::MessagePreview, CommandError> {
+    let session = till.session().await;
+    Ok(session.counter.preview_message(&draft).await?)
+}
+
+/// Sends a previewed message, exactly as previewed (a manager's).
+#[tauri::command]
+pub async fn send_message(
+    till: State<'_, Till>,
+    preview: u32,
+) -> Result<MessageReply, CommandError> {
+    let session = till.session().await;
+    Ok(session.counter.send_message(preview).await?.into())
+}
+
+/// The messages this till scheduled for later, with where each stands.
+#[tauri::command]
+pub async fn scheduled_messages(
+    till: State<'_, Till>,
+) -> Result<Vec<counter_core::ScheduledMessage>, CommandError> {
+    Ok(till.session().await.counter.scheduled_messages()?)
+}
+
+/// Cancels a message this till scheduled (a manager's).
+#[tauri::command]
+pub async fn cancel_message(
+    till: State<'_, Till>,
+    id: String,
+) -> Result<MessageReply, CommandError> {
+    let session = till.session().await;
+    Ok(session.counter.cancel_message(&id).await?.into())
+}
+
+/// Whether the till runs as a kiosk (and the window is held as one).
+#[tauri::command]
+pub async fn kiosk_status(
+    app: tauri::AppHandle,
+    till: State<'_, Till>,
+    kiosk: State<'_, Kiosk>,
+) -> Result<KioskStatus, CommandError> {
+    let on = till.session().await.counter.kiosk()?;
+    Ok(kiosk.apply(&app, on))
+}
+
+/// Turns the kiosk on or off (a manager's, both ways).
+#[tauri::command]
+pub async fn set_kiosk(
+    app: tauri::AppHandle,
+    till: State<'_, Till>,
+    kiosk: State<'_, Kiosk>,
+    on: bool,
+) -> Result<KioskStatus, CommandError> {
+    let session = till.session().await;
+    session.counter.set_kiosk(on)?;
+    session.counter.manager_leaves();
+    Ok(kiosk.apply(&app, on))
+}
+
+/// A customer checks in at the kiosk with their own card: one visit, never a repeat.
+#[tauri::command]
+pub async fn check_in(
+    till: State<'_, Till>,
+    input: String,
+) -> Result<counter_core::CheckIn, CommandError> {
+    Ok(till.session().await.counter.check_in(&input).await?)
+}
+
+/// The writes made on the till's days `from` to `to` (`2026-11-23`), in `state` when
+/// given, newest first.
+#[tauri::command]
+pub async fn history(
+    till: State<'_, Till>,
+    from: String,
+    to: String,
+    state: Option<ItemState>,
+) -> Result<Vec<QueueItemView>, CommandError> {
+    let session = till.session().await;
+    let items = session.counter.history(&from, &to, state, HISTORY_ROWS)?;
+    Ok(items
+        .iter()
+        .map(|item| QueueItemView::new(&session.counter, item))
+        .collect())
+}
+
+/// Writes the CSV of the writes made on the till's days `from` to `to` (in `state`
+/// when given) to `path`, a `.csv` file the manager chose in the system's save dialog;
+/// answers how many writes it holds.
+#[tauri::command]
+pub async fn export_history(
+    till: State<'_, Till>,
+    from: String,
+    to: String,
+    state: Option<ItemState>,
+    path: String,
+) -> Result<usize, CommandError> {
+    let path = csv_path(&path)?;
+    let session = till.session().await;
+    Ok(session.counter.export_history(&from, &to, state, &path)?)
+}
+
+/// A file the save dialog named: absolute, ending in `.csv`, in a folder that exists.
+/// Anything else is refused before a byte is written.
+fn csv_path(given: &str) -> Result<std::path::PathBuf, CommandError> {
+    let path = std::path::PathBuf::from(given);
+    let fits = path.is_absolute()
+        && path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("csv"))
+        && path.parent().is_some_and(std::path::Path::is_dir)
+        && !given.chars().any(char::is_control);
+    if fits {
+        Ok(path)
+    } else {
+        Err(counter_core::Error::Export(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a .csv file in an existing folder",
+        ))
+        .into())
+    }
+}
