@@ -423,7 +423,8 @@ pub async fn open_settings(driver: &WebDriver) -> Result<()> {
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
         if driver.find(By::Id("pin-pad")).await.is_ok() {
-            as_manager(driver).await?;
+            // A manager already here is not asked: the pad closes by itself.
+            as_manager_if_asked(driver).await?;
         }
         if driver.find(By::Id("settings")).await.is_ok() {
             return Ok(());
