@@ -4,9 +4,11 @@
 # own key file, which must be readable by its owner only (0600).
 #
 #   scripts/no-key-outside-key-files.sh DIR...
+# A key is its prefix and 32 base62 characters; the visible 12-character prefix alone
+# (kept with a message, as the dashboard shows it) is not a key.
 set -euo pipefail
 status=0
-pattern='lc_(test|live)_[A-Za-z0-9]{8,}'
+pattern='lc_(test|live)_[A-Za-z0-9]{32}'
 for dir in "$@"; do
   [ -d "$dir" ] || continue
   while IFS= read -r -d '' file; do
