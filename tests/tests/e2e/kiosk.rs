@@ -11,7 +11,9 @@ use loyalty_counter_e2e::{App, shot};
 use serde_json::json;
 use thirtyfour::prelude::*;
 
-use crate::support::{self, PIN, Server, gone, pin_stage, shown, stamps, text_until, type_pin};
+use crate::support::{
+    self, PIN, Server, gone, invoke, pin_stage, shown, stamps, text_until, type_pin,
+};
 
 const WAIT: Duration = Duration::from_secs(15);
 
@@ -45,21 +47,6 @@ fn display(program: &str, args: &[&str]) -> anyhow::Result<()> {
         .status()
         .with_context(|| format!("{program} is missing (`make test` installs it)"))?;
     ensure!(status.success(), "{program} {args:?}: {status}");
-    Ok(())
-}
-
-async fn invoke(driver: &WebDriver, command: &str, args: serde_json::Value) -> anyhow::Result<()> {
-    let answer: serde_json::Value = driver
-        .execute_async(
-            r#"const [command, args, done] = arguments;
-               window.__TAURI_INTERNALS__.invoke(command, args).then(
-                 () => done({ ok: true }), (error) => done({ ok: false, error }));"#,
-            vec![json!(command), args],
-        )
-        .await?
-        .json()
-        .clone();
-    ensure!(answer["ok"] == true, "{command}: {}", answer["error"]);
     Ok(())
 }
 

@@ -8,7 +8,9 @@ use loyalty_counter_e2e::{App, shot, text_of};
 use serde_json::json;
 use thirtyfour::prelude::*;
 
-use crate::support::{self, PIN, Server, gone, in_demo, pin_stage, shown, text_until, type_pin};
+use crate::support::{
+    self, PIN, Server, gone, in_demo, invoke, pin_stage, shown, text_until, type_pin,
+};
 
 const WAIT: Duration = Duration::from_secs(15);
 
@@ -325,32 +327,6 @@ async fn a_manager_issues_a_gift_card_and_the_answer_says_why_no_email_went() ->
         Ok(())
     })
     .await
-}
-
-/// Calls a command through the window's real IPC, as the page does; its answer or its
-/// refusal.
-async fn invoke(
-    driver: &WebDriver,
-    command: &str,
-    args: serde_json::Value,
-) -> anyhow::Result<serde_json::Value> {
-    let answer: serde_json::Value = driver
-        .execute_async(
-            r#"const [command, args, done] = arguments;
-               window.__TAURI_INTERNALS__.invoke(command, args).then(
-                 (answer) => done({ ok: true, answer }),
-                 (error) => done({ ok: false, error }));"#,
-            vec![json!(command), args],
-        )
-        .await?
-        .json()
-        .clone();
-    ensure!(
-        answer["ok"] == true,
-        "{command} refused: {}",
-        answer["error"]
-    );
-    Ok(answer["answer"].clone())
 }
 
 #[tokio::test]

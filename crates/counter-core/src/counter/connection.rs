@@ -52,10 +52,7 @@ impl Counter {
         self.keys.delete()?;
         self.core.set_sender(None);
         *self.kept() = None;
-        let mut saved = settings::load(&self.core.db())?;
-        saved.connection = None;
-        settings::save(&self.core.db(), &saved)?;
-        Ok(())
+        self.change_settings(|saved| saved.connection = None)
     }
 
     /// The key this till uses, as the service last described it: after a restart, the

@@ -64,18 +64,14 @@ impl Counter {
     /// Turns the kiosk on or off: a manager's, both ways (leaving needs the PIN).
     pub fn set_kiosk(&self, on: bool) -> Result<(), Error> {
         self.as_manager()?;
-        let mut saved = settings::load(&self.core.db())?;
-        saved.kiosk = on;
-        Ok(settings::save(&self.core.db(), &saved)?)
+        self.change_settings(|saved| saved.kiosk = on)
     }
 
     /// Makes this till a kiosk at start (`--kiosk`: whoever starts the app so set it
     /// up); leaving it later needs the PIN.
     pub fn start_as_kiosk(&self) -> Result<(), Error> {
         self.owner()?;
-        let mut saved = settings::load(&self.core.db())?;
-        saved.kiosk = true;
-        Ok(settings::save(&self.core.db(), &saved)?)
+        self.change_settings(|saved| saved.kiosk = true)
     }
 
     /// A customer checks in with their own card: one visit through the outbox, never a

@@ -484,8 +484,13 @@ impl Counter {
     /// What the till allows while the service cannot be reached: a manager's decision.
     pub fn set_offline_payments(&self, policy: OfflinePaymentPolicy) -> Result<(), Error> {
         self.as_manager()?;
+        self.change_settings(|saved| saved.offline_payments = policy)
+    }
+
+    /// Reads the settings, changes them and keeps them.
+    fn change_settings(&self, change: impl FnOnce(&mut Settings)) -> Result<(), Error> {
         let mut saved = settings::load(&self.core.db())?;
-        saved.offline_payments = policy;
+        change(&mut saved);
         Ok(settings::save(&self.core.db(), &saved)?)
     }
 

@@ -85,9 +85,9 @@ impl Counter {
         };
         let pass = pick(pass_id, &places.passes)?;
         let location = pick(location_id, &places.locations)?;
-        let mut saved = settings::load(&self.core.db())?;
-        saved.pass_id = pass.map(PassId::new);
-        saved.location_id = location.map(LocationId::new);
-        Ok(settings::save(&self.core.db(), &saved)?)
+        self.change_settings(|saved| {
+            saved.pass_id = pass.map(PassId::new);
+            saved.location_id = location.map(LocationId::new);
+        })
     }
 }

@@ -442,3 +442,25 @@ pub async fn as_manager_if_asked(driver: &WebDriver) -> Result<()> {
     }
     Ok(())
 }
+
+/// Calls a command through the window's real IPC, as the page does; its answer, or
+/// an error with the command's refusal.
+pub async fn invoke(driver: &WebDriver, command: &str, args: Value) -> Result<Value> {
+    let answer: Value = driver
+        .execute_async(
+            r#"const [command, args, done] = arguments;
+               window.__TAURI_INTERNALS__.invoke(command, args).then(
+                 (answer) => done({ ok: true, answer }),
+                 (error) => done({ ok: false, error }));"#,
+            vec![json!(command), args],
+        )
+        .await?
+        .json()
+        .clone();
+    ensure!(
+        answer["ok"] == true,
+        "{command} refused: {}",
+        answer["error"]
+    );
+    Ok(answer["answer"].clone())
+}
