@@ -12,7 +12,7 @@ UI_SOURCES := $(shell find ui/src ui/public -type f 2>/dev/null) ui/index.html u
 # The end-to-end tests need a display and a D-Bus session; Xvfb provides the display.
 HEADLESS := xvfb-run -a -s '-screen 0 1280x800x24' dbus-run-session --
 
-.PHONY: demo test setup setup-test ui app build lint rust-test ui-test bindings-fresh api-fuzz keychain-test fuzz e2e e2e-shots bench soak soak-short
+.PHONY: demo test setup setup-test ui app build lint rust-test ui-test bindings-fresh api-fuzz keychain-test fuzz e2e e2e-shots bench soak soak-short bundle bundle-test measure
 
 ## demo: install what is missing, build, and open the app on the built-in demo business.
 demo: setup app
@@ -106,3 +106,26 @@ e2e-shots: build
 bench: setup
 	cargo run --release -p loyalty-sandbox --example load
 	cargo run --release -p counter-core --example bench
+
+# The Tauri CLI from the UI's npm packages, told where each app is (two tauri.conf.json
+# live in this tree). Make has built the UI already: no `beforeBuildCommand`.
+TAURI := TAURI_APP_PATH=$(CURDIR)/src-tauri TAURI_FRONTEND_PATH=$(CURDIR)/ui ui/node_modules/.bin/tauri
+BARE_TAURI := TAURI_APP_PATH=$(CURDIR)/tests/bare-window TAURI_FRONTEND_PATH=$(CURDIR)/tests/bare-window ui/node_modules/.bin/tauri
+
+## bundle: the .deb a shop installs (a release build, ~10 min cold), then its install test.
+bundle: setup-test $(UI_DIST)
+	$(TAURI) build --ci --bundles deb --config '{"build": {"beforeBuildCommand": null}}'
+	$(MAKE) --no-print-directory bundle-test
+
+# The .deb unpacked in a scratch root (`dpkg -x`): control fields, desktop entry, icon
+# sizes, and the installed binary started under Xvfb to its Connect window.
+bundle-test:
+	scripts/bundle-test.sh
+
+## measure: start-up, memory, sizes and latencies of the release build, beside a bare
+## Tauri 2 window from the same profile (tests/bare-window); not part of `make test`.
+measure: bundle build
+	$(BARE_TAURI) build --ci --bundles deb
+	LOYALTY_COUNTER_APP=$(CURDIR)/target/release/loyalty-counter \
+	  BARE_WINDOW_APP=$(CURDIR)/target/release/bare-window \
+	  $(HEADLESS) target/debug/examples/measure

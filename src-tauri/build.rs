@@ -4,6 +4,7 @@
 fn main() {
     let commands = tauri_build::AppManifest::new().commands(&[
         "app_info",
+        "first_screen_shown",
         "check_base_url",
         "check_amount",
         "connect",

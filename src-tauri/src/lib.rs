@@ -28,6 +28,7 @@ pub use trouble::TroubleView;
 /// Panics when the Tauri runtime cannot start (no display, broken configuration): there
 /// is nothing the app could show the user in that case.
 pub fn run() {
+    let started = logging::StartUp::now();
     tauri::Builder::default()
         // Registered first so that a second launch hands over to the running app
         // before the second copy sets anything up.
@@ -40,10 +41,23 @@ pub fn run() {
             let log_dir = app.path().app_log_dir()?;
             // The guard flushes the file writer when dropped: keep it for the app's life.
             app.manage(logging::init(&log_dir)?);
+            app.manage(started);
             tracing::info!(
                 version = env!("CARGO_PKG_VERSION"),
                 "Loyalty Counter started"
             );
+            // The window first (`create: false` in tauri.conf.json): WebKit starts its
+            // processes and reads the page while the till opens. The page's calls wait
+            // for the event loop, which runs once the till is managed below.
+            let window = app
+                .config()
+                .app
+                .windows
+                .iter()
+                .find(|w| w.label == "main")
+                .ok_or("tauri.conf.json has no main window")?
+                .clone();
+            tauri::WebviewWindowBuilder::from_config(app.handle(), &window)?.build()?;
             let data_dir = app.path().app_data_dir()?;
             let till =
                 tauri::async_runtime::block_on(till::Till::open(app.handle().clone(), data_dir))?;
@@ -75,6 +89,7 @@ pub fn run() {
         })
         .invoke_handler(tauri::generate_handler![
             commands::app_info,
+            commands::first_screen_shown,
             commands::check_base_url,
             commands::check_amount,
             commands::connect,

@@ -3,6 +3,7 @@
 //! Nothing secret is ever logged: the API key lives in types whose `Debug` and `Display`
 //! redact it, and no code formats request headers.
 
+use std::io::IsTerminal as _;
 use std::path::Path;
 
 use tracing_appender::non_blocking::WorkerGuard;
@@ -29,7 +30,12 @@ pub fn init(log_dir: &Path) -> Result<LogGuard, Box<dyn std::error::Error>> {
 
     tracing_subscriber::registry()
         .with(filter)
-        .with(fmt::layer().with_writer(std::io::stderr))
+        // Colours only for a person at a terminal: piped, the lines stay plain text.
+        .with(
+            fmt::layer()
+                .with_ansi(std::io::stderr().is_terminal())
+                .with_writer(std::io::stderr),
+        )
         .with(fmt::layer().with_ansi(false).with_writer(file))
         .try_init()?;
 
@@ -39,4 +45,31 @@ pub fn init(log_dir: &Path) -> Result<LogGuard, Box<dyn std::error::Error>> {
         default_hook(info);
     }));
     Ok(LogGuard(guard))
+}
+
+/// When the app started, to log how long its window took to show a first screen: the
+/// figure a shop complains about when a till is slow in the morning (and the marker
+/// `make measure` times start-up by).
+#[derive(Debug)]
+pub struct StartUp {
+    at: std::time::Instant,
+    told: std::sync::atomic::AtomicBool,
+}
+
+impl StartUp {
+    /// Starts the clock; call it first thing.
+    pub fn now() -> Self {
+        Self {
+            at: std::time::Instant::now(),
+            told: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    /// Logs, once per run, the first screen on display and the time it took.
+    pub fn first_screen(&self, screen: impl std::fmt::Debug) {
+        if !self.told.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            let millis = self.at.elapsed().as_millis();
+            tracing::info!(?screen, millis, "first screen on display");
+        }
+    }
 }

@@ -95,6 +95,27 @@ pub fn app_info(app: tauri::AppHandle) -> Result<AppInfo, CommandError> {
     })
 }
 
+/// The screens the window can open on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum FirstScreen {
+    /// No usable key: the Connect form.
+    Connect,
+    /// The counter, with its status bar.
+    Counter,
+    /// The kiosk's self check-in.
+    Kiosk,
+    /// What is wrong with the till's own files.
+    Trouble,
+}
+
+/// The window shows its first screen: the log notes how long start-up took.
+#[tauri::command]
+pub fn first_screen_shown(screen: FirstScreen, started: State<'_, crate::logging::StartUp>) {
+    started.first_screen(screen);
+}
+
 /// The base URL a person is typing, as the client will use it, or why it cannot be:
 /// https, or plain http to this computer only (the rule lives in the client).
 #[tauri::command]

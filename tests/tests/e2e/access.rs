@@ -5,22 +5,12 @@ use crate::support;
 
 use std::time::Duration;
 
-use crate::support::{Server, in_demo, shown, stamps, text_until};
+use crate::support::{Server, audit, in_demo, shown, stamps, text_until};
 use anyhow::{Context, Result, ensure};
 use loyalty_counter_e2e::{App, text_of};
 use thirtyfour::prelude::*;
 
 const WAIT: Duration = Duration::from_secs(15);
-const AUDIT: &str = include_str!("support/audit.js");
-
-/// The audit's violations on what the window shows now.
-async fn audit(driver: &WebDriver, screen: &str) -> Result<Vec<String>> {
-    let found: Vec<String> = driver.execute(AUDIT, Vec::new()).await?.convert()?;
-    Ok(found
-        .into_iter()
-        .map(|p| format!("{screen}: {p}"))
-        .collect())
-}
 
 /// Whether the focused element shows a focus ring.
 async fn focus_is_visible(driver: &WebDriver) -> Result<bool> {

@@ -108,6 +108,7 @@ fn bad_number(draw: &mut Draw) -> Value {
 fn commands() -> Vec<(&'static str, Value)> {
     vec![
         ("read_card", json!({"cardId": "card_0000000000"})),
+        ("first_screen_shown", json!({"screen": "counter"})),
         (
             "record_scan",
             json!({"cardId": "card_0000000000", "action": "visit", "points": null}),

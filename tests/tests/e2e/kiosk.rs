@@ -12,7 +12,7 @@ use serde_json::json;
 use thirtyfour::prelude::*;
 
 use crate::support::{
-    self, PIN, Server, gone, invoke, pin_stage, shown, stamps, text_until, type_pin,
+    self, PIN, Server, audit, gone, invoke, pin_stage, shown, stamps, text_until, type_pin,
 };
 
 const WAIT: Duration = Duration::from_secs(15);
@@ -80,6 +80,8 @@ async fn a_customer_checks_in_once_the_kiosk_holds_its_window_and_only_the_pin_l
         })
         .await?;
         shot(driver, "kiosk-counted").await?;
+        // Touch-sized and readable, like every screen of the counter.
+        let mut problems = audit(driver, "kiosk, counted").await?;
         ensure!(
             stamps(&server.card(&id, &card).await?)? == before + 1,
             "the check-in did not count once"
@@ -96,6 +98,7 @@ async fn a_customer_checks_in_once_the_kiosk_holds_its_window_and_only_the_pin_l
         })
         .await?;
         shot(driver, "kiosk-already").await?;
+        problems.extend(audit(driver, "kiosk, already").await?);
         ensure!(
             stamps(&server.card(&id, &card).await?)? == before + 1,
             "a repeat check-in was counted"
@@ -133,6 +136,8 @@ async fn a_customer_checks_in_once_the_kiosk_holds_its_window_and_only_the_pin_l
             t.starts_with("Wrong PIN")
         })
         .await?;
+        problems.extend(audit(driver, "kiosk, PIN pad").await?);
+        ensure!(problems.is_empty(), "{}", problems.join("\n"));
         driver.find(By::Id("pin-cancel")).await?.click().await?;
         shown(driver, By::Id("kiosk"), WAIT).await?;
         driver.find(By::Id("kiosk-leave")).await?.click().await?;
@@ -146,23 +151,53 @@ async fn a_customer_checks_in_once_the_kiosk_holds_its_window_and_only_the_pin_l
 }
 
 #[tokio::test]
-async fn a_kiosk_comes_back_as_a_kiosk_after_a_restart() -> anyhow::Result<()> {
+async fn turned_on_in_settings_behind_the_pin_a_kiosk_comes_back_after_a_restart()
+-> anyhow::Result<()> {
     let _wm = WindowManager::start()?;
     let name = "kiosk-restart";
-    let app = App::launch_with(name, &["--demo", "--kiosk"]).await?;
-    let outcome = shown(&app.driver, By::Id("kiosk"), Duration::from_secs(30))
-        .await
-        .map(drop);
+    let app = App::launch_with(name, &["--demo"]).await?;
+    let outcome = async {
+        let driver = &app.driver;
+        shown(driver, By::Id("scan"), Duration::from_secs(30)).await?;
+        // Settings are the manager's: the PIN first.
+        support::open_settings(driver).await?;
+        shot(driver, "kiosk-settings").await?;
+        driver.find(By::Id("kiosk-on")).await?.click().await?;
+        support::as_manager_if_asked(driver).await?;
+        shown(driver, By::Id("kiosk-scan"), WAIT).await?;
+        let rect = driver.get_window_rect().await?;
+        ensure!(
+            rect.width >= 1280 && rect.height >= 800,
+            "turned on, the kiosk's window is {}x{}",
+            rect.width,
+            rect.height
+        );
+        Ok(())
+    }
+    .await;
+    let home = app.home().to_path_buf();
     app.finish(outcome).await?;
+    support::wait_until_closed(&home).await?;
+    // Started again without `--kiosk`: a kiosk still, in full screen.
     let app = App::relaunch(name, &["--demo"]).await?;
     let outcome = async {
-        shown(&app.driver, By::Id("kiosk-scan"), Duration::from_secs(30)).await?;
-        app.driver.find(By::Id("kiosk-fr")).await?.click().await?;
-        text_until(&app.driver, By::Css("#kiosk h1"), WAIT, |t| {
+        let driver = &app.driver;
+        shown(driver, By::Id("kiosk-scan"), Duration::from_secs(30)).await?;
+        let rect = driver.get_window_rect().await?;
+        ensure!(
+            rect.width >= 1280 && rect.height >= 800,
+            "after a restart the kiosk's window is {}x{}",
+            rect.width,
+            rect.height
+        );
+        driver.find(By::Id("kiosk-fr")).await?.click().await?;
+        text_until(driver, By::Css("#kiosk h1"), WAIT, |t| {
             t.starts_with("Bienvenue")
         })
         .await?;
-        shot(&app.driver, "kiosk-home-fr").await?;
+        shot(driver, "kiosk-home-fr").await?;
+        let problems = audit(driver, "kiosk, French").await?;
+        ensure!(problems.is_empty(), "{}", problems.join("\n"));
         Ok(())
     }
     .await;

@@ -233,6 +233,19 @@ pub fn stamps(card: &Value) -> Result<i64> {
     Ok(n("visits")? + 10 * (n("rewards_available")? + n("rewards_redeemed")?))
 }
 
+/// The accessibility audit's violations on what the window shows now (44 px touch
+/// targets, AA contrast), each prefixed with `screen`.
+pub async fn audit(driver: &WebDriver, screen: &str) -> Result<Vec<String>> {
+    let found: Vec<String> = driver
+        .execute(include_str!("audit.js"), Vec::new())
+        .await?
+        .convert()?;
+    Ok(found
+        .into_iter()
+        .map(|p| format!("{screen}: {p}"))
+        .collect())
+}
+
 /// Types a key and an address on the Connect screen and submits.
 pub async fn connect_with(driver: &WebDriver, key: &str, base_url: &str) -> Result<()> {
     for (id, text) in [("api-key", key), ("base-url", base_url)] {

@@ -23,6 +23,7 @@ import type { BrowseRow } from './bindings/BrowseRow';
 import type { BrowseQuery } from './bindings/BrowseQuery';
 import type { BrowsePage } from './bindings/BrowsePage';
 import type { AppInfo } from './bindings/AppInfo';
+import type { FirstScreen } from './bindings/FirstScreen';
 import type { BaseUrlProblem } from './bindings/BaseUrlProblem';
 import type { CardActions } from './bindings/CardActions';
 import type { CardPanel } from './bindings/CardPanel';
@@ -103,6 +104,7 @@ export type {
   BrowseQuery,
   BrowsePage,
   AppInfo,
+  FirstScreen,
   BaseUrlProblem,
   CardActions,
   CardPanel,
@@ -165,6 +167,11 @@ export type {
 /** Names the app, its version and its folders. */
 export function appInfo(): Promise<AppInfo> {
   return call<AppInfo>('app_info');
+}
+
+/** Tells the log the window shows its first screen (it notes how long start-up took). */
+export function firstScreenShown(screen: FirstScreen): Promise<void> {
+  return call<void>('first_screen_shown', { screen });
 }
 
 /** The base URL as the client will use it, or a `CommandError` saying why it cannot be. */

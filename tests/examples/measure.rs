@@ -1,0 +1,490 @@
+//! `make measure`: what a user feels, from the release build, beside a bare Tauri 2
+//! window built from the same Cargo profile in the same run (`tests/bare-window`).
+//!
+//! - start-up: from spawning the process to its first screen painted (the app logs
+//!   "first screen on display" on the frame after it drew the counter; the bare window
+//!   says "first paint" at the same moment of its own page), median of five runs,
+//!   the two interleaved;
+//! - idle memory: PSS summed over the process tree (the app and its WebKit processes),
+//!   five seconds after that, median of the same five runs;
+//! - sizes: the release binaries and the `.deb` packages;
+//! - Enter → card on screen and F1 → visit on screen: p50 and p99 over 200 scans of
+//!   different cards in the real window (WebDriver types them), timed inside the page
+//!   from the key event to the DOM change that shows the answer (a capture listener and
+//!   a MutationObserver this program installs), against the demo's local server.
+//!   WebKit rounds `performance.now()` to whole milliseconds: so are these figures.
+//!
+//! `measure start-up` measures start-up, memory and sizes only.
+//!
+//! Run by `make measure` (under Xvfb, after `make bundle`), which names the binaries:
+//! `LOYALTY_COUNTER_APP` (the app) and `BARE_WINDOW_APP` (the bare window).
+
+#[path = "../tests/e2e/support/mod.rs"]
+mod support;
+
+use std::io::{BufRead as _, BufReader};
+use std::os::unix::process::CommandExt as _;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail, ensure};
+use loyalty_counter_e2e::{App, workspace_root};
+use serde_json::{Value, json};
+use support::{Server, shown};
+use thirtyfour::prelude::*;
+
+const RUNS: usize = 5;
+const SCANS: usize = 200;
+/// Scans before the measured ones (the page's first calls compile its code paths).
+const WARM_UP: usize = 5;
+const IDLE: Duration = Duration::from_secs(5);
+
+/// One program to start and the line that says it is ready.
+struct Subject {
+    name: &'static str,
+    binary: PathBuf,
+    args: &'static [&'static str],
+    ready: &'static str,
+}
+
+/// What one start of a subject gave.
+struct Start {
+    ready: Duration,
+    pss_kib: u64,
+}
+
+#[tokio::main]
+async fn main() -> Result<()> {
+    let out = workspace_root().join("target/measure");
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&out)?;
+    // The harness starts `LOYALTY_COUNTER_APP` for the latencies: the same binary.
+    let binary = |variable: &str| -> Result<PathBuf> {
+        let path = std::env::var_os(variable)
+            .map(PathBuf::from)
+            .with_context(|| format!("{variable} is not set: run `make measure`"))?;
+        path.canonicalize()
+            .with_context(|| format!("{} is missing: run `make bundle`", path.display()))
+    };
+    let app = Subject {
+        name: "app",
+        binary: binary("LOYALTY_COUNTER_APP")?,
+        args: &["--demo"],
+        ready: "first screen on display screen=Counter",
+    };
+    let bare = Subject {
+        name: "bare",
+        binary: binary("BARE_WINDOW_APP")?,
+        args: &[],
+        ready: "bare window: first paint",
+    };
+
+    // A till's every morning: the demo's data exists (the first run made it).
+    let first = start(&app, &out.join("home-app"))?;
+    start(&bare, &out.join("home-bare"))?;
+    eprintln!(
+        "first start of the app (creates the demo): {} ms",
+        first.ready.as_millis()
+    );
+    let (mut app_starts, mut bare_starts) = (Vec::new(), Vec::new());
+    for run in 1..=RUNS {
+        let b = start(&bare, &out.join("home-bare"))?;
+        let a = start(&app, &out.join("home-app"))?;
+        eprintln!(
+            "start-up run {run}/{RUNS}: app {:.0} ms {:.0} MB, bare {:.0} ms {:.0} MB",
+            ms(a.ready),
+            a.pss_kib as f64 / 1024.0,
+            ms(b.ready),
+            b.pss_kib as f64 / 1024.0
+        );
+        bare_starts.push(b);
+        app_starts.push(a);
+    }
+
+    // `measure start-up` stops here (the latencies take a few minutes more).
+    let (enter, f1) = if std::env::args().any(|a| a == "start-up") {
+        (Vec::new(), Vec::new())
+    } else {
+        latencies().await?
+    };
+
+    let median_ms = |starts: &[Start]| median(starts.iter().map(|s| ms(s.ready)).collect());
+    let median_mb =
+        |starts: &[Start]| median(starts.iter().map(|s| s.pss_kib as f64 / 1024.0).collect());
+    let size_mb = |path: &Path| -> Result<f64> {
+        Ok(std::fs::metadata(path)
+            .with_context(|| format!("{} is missing: run `make bundle`", path.display()))?
+            .len() as f64
+            / 1_048_576.0)
+    };
+    let deb = |name: &str| -> Result<PathBuf> {
+        let dir = workspace_root().join("target/release/bundle/deb");
+        std::fs::read_dir(&dir)
+            .with_context(|| format!("{}: run `make bundle`", dir.display()))?
+            .filter_map(|entry| entry.ok().map(|e| e.path()))
+            .find(|path| {
+                path.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with(name) && n.ends_with(".deb"))
+            })
+            .with_context(|| format!("no {name} .deb in {}", dir.display()))
+    };
+
+    let mut report = String::new();
+    let mut line = |text: String| {
+        println!("{text}");
+        report.push_str(&text);
+        report.push('\n');
+    };
+    line(format!(
+        "{:<38} {:>10} {:>10} {:>7}  goal",
+        "figure", "app", "bare", "ratio"
+    ));
+    let mut compare = |figure: &str, unit: &str, ours: f64, theirs: f64, goal: &str| {
+        line(format!(
+            "{figure:<38} {:>10} {:>10} {:>6.2}×  {goal}",
+            format!("{ours:.1} {unit}"),
+            format!("{theirs:.1} {unit}"),
+            ours / theirs
+        ));
+    };
+    compare(
+        "start-up to first screen (median of 5)",
+        "ms",
+        median_ms(&app_starts),
+        median_ms(&bare_starts),
+        "≤ 1.20×",
+    );
+    compare(
+        "idle memory, PSS (median of 5)",
+        "MB",
+        median_mb(&app_starts),
+        median_mb(&bare_starts),
+        "≤ 1.30×",
+    );
+    compare(
+        "release binary",
+        "MB",
+        size_mb(&app.binary)?,
+        size_mb(&bare.binary)?,
+        "",
+    );
+    compare(
+        ".deb",
+        "MB",
+        size_mb(&deb("Loyalty Counter")?)?,
+        size_mb(&deb("Bare Window")?)?,
+        "",
+    );
+    let mut latency = |figure: &str, samples: Vec<f64>, goal: &str| {
+        if samples.is_empty() {
+            return;
+        }
+        line(format!(
+            "{figure:<38} p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms (n={})  {goal}",
+            percentile(&samples, 50.0),
+            percentile(&samples, 99.0),
+            percentile(&samples, 100.0),
+            samples.len()
+        ));
+    };
+    latency("Enter → card on screen", enter, "p99 ≤ 16 ms");
+    latency("F1 → visit on screen", f1, "p99 ≤ 25 ms");
+    std::fs::write(out.join("report.txt"), report)?;
+    Ok(())
+}
+
+/// Starts `subject` with its home in `home`, waits for its ready line, lets it idle,
+/// sums the PSS of its process tree, and ends it.
+fn start(subject: &Subject, home: &Path) -> Result<Start> {
+    std::fs::create_dir_all(home)?;
+    let mut command = Command::new(&subject.binary);
+    command
+        .args(subject.args)
+        .env("HOME", home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_CACHE_HOME", home.join("cache"))
+        .env("NO_AT_BRIDGE", "1")
+        // As in the end-to-end tests: Xvfb has no GL (both subjects alike).
+        .env("WEBKIT_DISABLE_COMPOSITING_MODE", "1")
+        // The log's plain text, without colours, for the ready line.
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    let began = Instant::now();
+    let mut child = command
+        .spawn()
+        .with_context(|| format!("{} did not start", subject.binary.display()))?;
+    let outcome = wait_ready(subject, &mut child, began).and_then(|ready| {
+        std::thread::sleep(IDLE);
+        Ok(Start {
+            ready,
+            pss_kib: tree_pss_kib(child.id())?,
+        })
+    });
+    let tree = process_tree(child.id());
+    end_group(&mut child);
+    // The next start must not share the two cores with this one's WebKit processes
+    // winding down: wait until every one has gone, then a little more.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while tree
+        .iter()
+        .any(|pid| Path::new(&format!("/proc/{pid}")).exists())
+        && Instant::now() < deadline
+    {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_secs(1));
+    outcome
+}
+
+fn wait_ready(subject: &Subject, child: &mut Child, began: Instant) -> Result<Duration> {
+    let stderr = child.stderr.take().context("stderr")?;
+    let (tx, rx) = mpsc::channel();
+    let ready = subject.ready;
+    // The reader keeps draining standard error after the ready line, so the pipe never
+    // fills while the subject idles.
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if strip_ansi(&line).contains(ready) {
+                let _ = tx.send(began.elapsed());
+            }
+        }
+    });
+    rx.recv_timeout(Duration::from_secs(60)).with_context(|| {
+        format!(
+            "{} did not say {:?} within 60 s",
+            subject.name, subject.ready
+        )
+    })
+}
+
+/// The text of a log line without terminal colour codes.
+fn strip_ansi(line: &str) -> String {
+    let mut plain = String::with_capacity(line.len());
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for end in chars.by_ref() {
+                if end.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            plain.push(c);
+        }
+    }
+    plain
+}
+
+/// The PSS of `root` and every process under it, from `/proc`.
+fn tree_pss_kib(root: u32) -> Result<u64> {
+    let mut total = 0;
+    for pid in process_tree(root) {
+        let Ok(rollup) = std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup")) else {
+            continue;
+        };
+        total += rollup
+            .lines()
+            .find_map(|l| l.strip_prefix("Pss:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            .unwrap_or(0);
+    }
+    ensure!(total > 0, "no memory figures for process {root}");
+    Ok(total)
+}
+
+/// `root` and every process under it, from `/proc`.
+fn process_tree(root: u32) -> Vec<u32> {
+    let mut parents = Vec::new();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return vec![root];
+    };
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // The command name is in parentheses and may hold spaces: fields follow the last ')'.
+        let ppid = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+            .and_then(|p| p.parse::<u32>().ok());
+        if let Some(ppid) = ppid {
+            parents.push((pid, ppid));
+        }
+    }
+    let mut tree = vec![root];
+    let mut i = 0;
+    while i < tree.len() {
+        let parent = tree[i];
+        tree.extend(
+            parents
+                .iter()
+                .filter(|(_, p)| *p == parent)
+                .map(|(c, _)| *c),
+        );
+        i += 1;
+    }
+    tree
+}
+
+/// Ends a process group: TERM, then KILL whatever is left.
+fn end_group(child: &mut Child) {
+    let group = format!("-{}", child.id());
+    let _ = Command::new("kill").args(["-TERM", "--", &group]).status();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < deadline {
+        if let Ok(Some(_)) = child.try_wait() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
+    let _ = child.wait();
+}
+
+/// Installed once: the time of the armed key's event (capture phase, before the app's
+/// own handlers), and of the first DOM change after it that passes the armed check.
+const WATCH: &str = r#"
+const m = (window.__measure = { armed: null });
+window.addEventListener('keydown', (e) => {
+  const a = m.armed;
+  if (a && a.t0 === null && e.key === a.key) a.t0 = performance.now();
+}, true);
+new MutationObserver(() => {
+  const a = m.armed;
+  if (a && a.t0 !== null && a.took === null && a.check()) a.took = performance.now() - a.t0;
+}).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+"#;
+
+/// Arms the watch for Enter (the card `arguments[1]` on screen with its figures) or F1
+/// (its visits shown as `arguments[1]` with the answer "recorded").
+const ARM: &str = r#"
+const [key, expected] = arguments;
+const text = (id) => document.getElementById(id)?.textContent.trim();
+const check = key === 'Enter'
+  ? () => text('card-id') === expected && document.getElementById('visits') !== null
+  : () => text('visits') === expected && document.querySelector('#result.ok') !== null;
+window.__measure.armed = { key, t0: null, took: null, check };
+"#;
+
+const TOOK: &str = "return window.__measure.armed.took;";
+
+/// Enter → card and F1 → visit, in milliseconds, over the measured scans.
+async fn latencies() -> Result<(Vec<f64>, Vec<f64>)> {
+    let app = App::launch_with("measure-latency", &["--demo"]).await?;
+    let mut figures = None;
+    let outcome = async {
+        let driver = &app.driver;
+        shown(driver, By::Id("scan"), Duration::from_secs(30)).await?;
+        let server = Server::of(&app).await?;
+        let cards = enrol(&server, WARM_UP + SCANS).await?;
+        driver.execute(WATCH, vec![]).await?;
+        let (mut enter, mut f1) = (Vec::new(), Vec::new());
+        for (n, (_, card)) in cards.iter().enumerate() {
+            let scan = format!("{card}{}", char::from(Key::Enter));
+            let to_card = timed(driver, "Enter", card, &scan).await?;
+            let to_visit = timed(driver, "F1", "1", &char::from(Key::F1).to_string()).await?;
+            if n >= WARM_UP {
+                enter.push(to_card);
+                f1.push(to_visit);
+            }
+        }
+        // The server's own records: every card got exactly one visit.
+        for (customer, card) in &cards {
+            let visits = server.card(customer, card).await?["visits"].as_i64();
+            ensure!(
+                visits == Some(1),
+                "card {card} has {visits:?} visits on the server"
+            );
+        }
+        figures = Some((enter, f1));
+        Ok(())
+    }
+    .await;
+    app.finish(outcome).await?;
+    figures.context("no latency figures")
+}
+
+/// Arms the watch, types `keys` into the focused field, and waits for the page's figure.
+async fn timed(driver: &WebDriver, key: &str, expected: &str, keys: &str) -> Result<f64> {
+    driver
+        .execute(ARM, vec![json!(key), json!(expected)])
+        .await?;
+    driver.active_element().await?.send_keys(keys).await?;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Some(took) = driver.execute(TOOK, vec![]).await?.json().as_f64() {
+            return Ok(took);
+        }
+        if Instant::now() > deadline {
+            bail!("{key} for {expected}: nothing on screen after 10 s");
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// `n` new customers on the demo's visits pass: their ids and cards' ids.
+async fn enrol(server: &Server, n: usize) -> Result<Vec<(String, String)>> {
+    let passes = server.get("/v1/passes").await?;
+    let pass = passes["data"]
+        .as_array()
+        .context("passes")?
+        .iter()
+        .find(|p| p["loyalty_type"] == "visits")
+        .and_then(|p| p["id"].as_str())
+        .context("the demo has no visits pass")?
+        .to_owned();
+    let mut cards = Vec::with_capacity(n);
+    for i in 0..n {
+        let customer: Value = server
+            .post(
+                "/v1/customers",
+                json!({"pass_id": pass, "name": format!("Measure {i}"),
+                       "email": format!("measure{i}@example.com"), "wallet": "apple",
+                       "send_welcome": false}),
+            )
+            .await?;
+        cards.push((
+            customer["id"].as_str().context("customer id")?.to_owned(),
+            customer["cards"][0]["id"]
+                .as_str()
+                .context("card id")?
+                .to_owned(),
+        ));
+    }
+    Ok(cards)
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let mid = values.len() / 2;
+    if values.len().is_multiple_of(2) {
+        (values[mid - 1] + values[mid]) / 2.0
+    } else {
+        values[mid]
+    }
+}
+
+/// The nearest-rank percentile `p` (0-100) of `values`.
+fn percentile(values: &[f64], p: f64) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
