@@ -249,11 +249,8 @@ fn summary(conn: &Connection, id: &str) -> rusqlite::Result<Option<CustomerSumma
 /// A card by its id, with its customer and whether writes for it are queued.
 pub(crate) fn lookup_card(conn: &Connection, id: &CardId) -> rusqlite::Result<Option<CardLookup>> {
     let row: Option<(String, String)> = conn
-        .query_row(
-            "SELECT customer_id, card FROM cards WHERE id = ?1",
-            [id.as_str()],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
+        .prepare_cached("SELECT customer_id, card FROM cards WHERE id = ?1")?
+        .query_row([id.as_str()], |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()?;
     let Some((customer_id, card)) = row else {
         return Ok(None);

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use rusqlite::Connection;
+use rusqlite::{Connection, OptionalExtension as _};
 
 /// Every migration, in order; migration `i` takes the schema from version `i` to `i + 1`.
 const MIGRATIONS: &[&str] = &[
@@ -159,6 +159,59 @@ const MIGRATIONS: &[&str] = &[
         locked_at TEXT
     );
     "#,
+    // 8: the outbox rebuilt with fewer pages to write per enqueue (each is a WAL frame
+    // to write and sync): no AUTOINCREMENT (items are never deleted, so an id is never
+    // reused without it, and `sqlite_sequence` no longer changes on every write) and no
+    // UNIQUE index on the Idempotency-Key (nothing looks an item up by its key; keys are
+    // random UUIDs). Same columns, same ids, same indexes and counting triggers.
+    r#"
+    CREATE TABLE outbox_rebuilt (
+        id                  INTEGER PRIMARY KEY,
+        kind                TEXT NOT NULL,
+        idempotency_key     TEXT NOT NULL,
+        order_key           TEXT,
+        write               TEXT NOT NULL,
+        body                TEXT NOT NULL,
+        state               TEXT NOT NULL,
+        created_at          TEXT NOT NULL,
+        attempts            INTEGER NOT NULL DEFAULT 0,
+        first_attempt_at    TEXT,
+        last_attempt_at     TEXT,
+        may_have_arrived_at TEXT,
+        answer              TEXT,
+        replayed            INTEGER NOT NULL DEFAULT 0,
+        problem_code        TEXT,
+        problem_detail      TEXT,
+        request_id          TEXT,
+        reason              TEXT,
+        last_error          TEXT,
+        closed_at           TEXT,
+        resolution          TEXT,
+        replaces            INTEGER REFERENCES outbox(id),
+        attempt_key         TEXT,
+        attempt_service_at  TEXT,
+        arrived_key         TEXT,
+        arrived_service_at  TEXT,
+        resend_approved     INTEGER NOT NULL DEFAULT 0
+    );
+    INSERT INTO outbox_rebuilt SELECT * FROM outbox;
+    DROP TABLE outbox;
+    ALTER TABLE outbox_rebuilt RENAME TO outbox;
+    DELETE FROM sqlite_sequence WHERE name = 'outbox';
+    CREATE INDEX outbox_by_state ON outbox(state, id);
+    CREATE INDEX outbox_by_order_key ON outbox(order_key, state);
+    CREATE TRIGGER outbox_counts_insert AFTER INSERT ON outbox BEGIN
+        UPDATE outbox_counts SET n = n + 1 WHERE state = NEW.state;
+    END;
+    CREATE TRIGGER outbox_counts_update AFTER UPDATE OF state ON outbox
+    WHEN OLD.state <> NEW.state BEGIN
+        UPDATE outbox_counts SET n = n - 1 WHERE state = OLD.state;
+        UPDATE outbox_counts SET n = n + 1 WHERE state = NEW.state;
+    END;
+    CREATE TRIGGER outbox_counts_delete AFTER DELETE ON outbox BEGIN
+        UPDATE outbox_counts SET n = n - 1 WHERE state = OLD.state;
+    END;
+    "#,
 ];
 
 /// The schema version this build writes.
@@ -196,10 +249,14 @@ pub enum OpenError {
 pub fn open(path: &Path) -> Result<Connection, OpenError> {
     let mut conn = Connection::open(path)?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    // Every statement the outbox and the cache run again and again stays parsed.
+    conn.set_prepared_statement_cache_capacity(64);
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "FULL")?;
-    conn.pragma_update(None, "foreign_keys", "ON")?;
+    // Migrations run before foreign keys are enforced, as SQLite asks of a table
+    // rebuilt (migration 8), and end with a check of every reference.
     migrate(&mut conn)?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
     Ok(conn)
 }
 
@@ -224,7 +281,7 @@ pub fn open_read_only(path: &Path) -> Result<Connection, OpenError> {
 }
 
 /// Runs the migrations the file has not had yet, each in its own transaction with the
-/// version bump.
+/// version bump, with foreign keys not enforced (turn them on after).
 pub fn migrate(conn: &mut Connection) -> Result<(), OpenError> {
     let found: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
     if found > SCHEMA_VERSION {
@@ -233,9 +290,27 @@ pub fn migrate(conn: &mut Connection) -> Result<(), OpenError> {
             known: SCHEMA_VERSION,
         });
     }
+    // SQLite builds here enforce foreign keys from the start: not while tables are
+    // rebuilt (the caller turns them on again).
+    conn.pragma_update(None, "foreign_keys", "OFF")?;
     for (index, sql) in MIGRATIONS.iter().enumerate().skip(found as usize) {
         let tx = conn.transaction()?;
         tx.execute_batch(sql)?;
+        // A reference left dangling by a migration fails it (and it is rolled back).
+        let dangling: Option<String> = tx
+            .prepare("PRAGMA foreign_key_check")?
+            .query_row([], |r| r.get(0))
+            .optional()?;
+        if let Some(table) = dangling {
+            return Err(rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY),
+                Some(format!(
+                    "migration {} left a dangling reference in {table}",
+                    index + 1
+                )),
+            )
+            .into());
+        }
         tx.pragma_update(None, "user_version", index as u32 + 1)?;
         tx.commit()?;
     }
@@ -368,6 +443,78 @@ mod tests {
                 .is_err()
         );
         drop(owner);
+    }
+
+    #[test]
+    fn the_rebuilt_outbox_keeps_every_item_its_ids_counts_and_references() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("till.db");
+        {
+            // A file at schema 7: two items, the second replacing the first.
+            let mut conn = Connection::open(&path).unwrap();
+            let tx = conn.transaction().unwrap();
+            for sql in &MIGRATIONS[..7] {
+                tx.execute_batch(sql).unwrap();
+            }
+            tx.pragma_update(None, "user_version", 7).unwrap();
+            for (key, state, replaces) in [("k1", "refused", None), ("k2", "queued", Some(1))] {
+                tx.execute(
+                    "INSERT INTO outbox (kind, idempotency_key, order_key, write, body, state,
+                                         created_at, replaces)
+                     VALUES ('scan', ?1, 'card:card_1', '{}', '{}', ?2, '2026-11-23T10:00:00Z', ?3)",
+                    rusqlite::params![key, state, replaces],
+                )
+                .unwrap();
+            }
+            tx.commit().unwrap();
+        }
+        let conn = open(&path).unwrap();
+        let rows: Vec<(i64, String, Option<i64>)> = conn
+            .prepare("SELECT id, idempotency_key, replaces FROM outbox ORDER BY id")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(
+            rows,
+            [(1, "k1".to_owned(), None), (2, "k2".to_owned(), Some(1))]
+        );
+        let queued: i64 = conn
+            .query_row(
+                "SELECT n FROM outbox_counts WHERE state = 'queued'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(queued, 1, "the counts survive the rebuild");
+        // The next item follows the last; the triggers count it; a reference to no
+        // item is still refused.
+        conn.execute(
+            "INSERT INTO outbox (kind, idempotency_key, write, body, state, created_at)
+             VALUES ('scan', 'k3', '{}', '{}', 'queued', '2026-11-23T10:01:00Z')",
+            [],
+        )
+        .unwrap();
+        assert_eq!(conn.last_insert_rowid(), 3);
+        let queued: i64 = conn
+            .query_row(
+                "SELECT n FROM outbox_counts WHERE state = 'queued'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(queued, 2);
+        assert!(
+            conn.execute(
+                "INSERT INTO outbox (kind, idempotency_key, write, body, state, created_at,
+                                     replaces)
+                 VALUES ('scan', 'k4', '{}', '{}', 'queued', '2026-11-23T10:02:00Z', 99)",
+                [],
+            )
+            .is_err(),
+            "a replacement of no item is refused"
+        );
     }
 
     #[test]

@@ -13,7 +13,7 @@ use crate::clock::Clock;
 use crate::config::Config;
 use crate::events::{Connectivity, Event, Events};
 use crate::ids::IdSource;
-use crate::outbox::{ItemId, store};
+use crate::outbox::{ItemId, ItemState, store};
 use crate::secrets::KeyFingerprint;
 
 /// Why the sender is holding back.
@@ -420,14 +420,16 @@ impl Core {
 
     /// Publishes an item's new state and the queue's counts.
     pub(crate) fn publish_item(&self, id: ItemId) {
-        let (state, counts) = {
-            let db = self.db();
-            (store::state_of(&db, id), store::counts(&db))
-        };
+        let state = store::state_of(&self.db(), id);
         if let Ok(Some(state)) = state {
-            self.events.publish(Event::ItemChanged { id, state });
+            self.publish_state(id, state);
         }
-        if let Ok(counts) = counts {
+    }
+
+    /// [`Core::publish_item`] for an item whose state the caller has just read.
+    pub(crate) fn publish_state(&self, id: ItemId, state: ItemState) {
+        self.events.publish(Event::ItemChanged { id, state });
+        if let Ok(counts) = store::counts(&self.db()) {
             self.events.publish(Event::QueueCounts(counts));
         }
     }

@@ -422,8 +422,9 @@ impl Counter {
         {
             // Nothing would be sent now: the write waits for the worker.
             core.unclaim(id);
-            core.publish_item(id);
-            return Ok((outcome_state(&core, id)?, Report::default()));
+            let item = outcome_state(&core, id)?;
+            core.publish_state(id, item.state);
+            return Ok((item, Report::default()));
         }
         let waiting = Arc::new(AtomicBool::new(true));
         let mut attempt = tokio::spawn(send_claimed(core.clone(), id, waiting.clone()));
