@@ -88,7 +88,7 @@ HOME=$home XDG_DATA_HOME=$home/data XDG_CONFIG_HOME=$home/config XDG_CACHE_HOME=
     wait "$app" 2>/dev/null || true
   ' _ "$binary" "$log" "$out/connect.png"
 if grep -q 'first screen on display.*screen=Connect' "$log"; then
-  ok "the installed app opened on Connect ($(grep -o 'millis=[0-9]*' "$log" | head -n1)); screenshot $out/connect.png"
+  ok "the installed app opened on Connect ($(grep -o 'first screen on display.*' "$log" | grep -o ' millis=[0-9]*' | head -n1)); screenshot $out/connect.png"
 else
   fail "the installed app did not show Connect; its log:"
   cat "$log" >&2

@@ -41,6 +41,7 @@ pub fn run() {
             let log_dir = app.path().app_log_dir()?;
             // The guard flushes the file writer when dropped: keep it for the app's life.
             app.manage(logging::init(&log_dir)?);
+            tracing::info!(millis = started.millis(), "setting up");
             app.manage(started);
             tracing::info!(
                 version = env!("CARGO_PKG_VERSION"),

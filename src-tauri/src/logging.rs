@@ -65,11 +65,17 @@ impl StartUp {
         }
     }
 
-    /// Logs, once per run, the first screen on display and the time it took.
-    pub fn first_screen(&self, screen: impl std::fmt::Debug) {
+    /// Milliseconds since the start.
+    pub fn millis(&self) -> u128 {
+        self.at.elapsed().as_millis()
+    }
+
+    /// Logs, once per run, the first screen on display and the time it took: in all,
+    /// and since the page began to load (the rest is the process, the till and WebKit).
+    pub fn first_screen(&self, screen: impl std::fmt::Debug, page_millis: u32) {
         if !self.told.swap(true, std::sync::atomic::Ordering::Relaxed) {
-            let millis = self.at.elapsed().as_millis();
-            tracing::info!(?screen, millis, "first screen on display");
+            let millis = self.millis();
+            tracing::info!(?screen, millis, page_millis, "first screen on display");
         }
     }
 }

@@ -110,10 +110,15 @@ pub enum FirstScreen {
     Trouble,
 }
 
-/// The window shows its first screen: the log notes how long start-up took.
+/// The window shows its first screen, `page_millis` after its page began to load: the
+/// log notes how long start-up took.
 #[tauri::command]
-pub fn first_screen_shown(screen: FirstScreen, started: State<'_, crate::logging::StartUp>) {
-    started.first_screen(screen);
+pub fn first_screen_shown(
+    screen: FirstScreen,
+    page_millis: u32,
+    started: State<'_, crate::logging::StartUp>,
+) {
+    started.first_screen(screen, page_millis);
 }
 
 /// The base URL a person is typing, as the client will use it, or why it cannot be:

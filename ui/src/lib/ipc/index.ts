@@ -171,7 +171,7 @@ export function appInfo(): Promise<AppInfo> {
 
 /** Tells the log the window shows its first screen (it notes how long start-up took). */
 export function firstScreenShown(screen: FirstScreen): Promise<void> {
-  return call<void>('first_screen_shown', { screen });
+  return call<void>('first_screen_shown', { screen, pageMillis: Math.round(performance.now()) });
 }
 
 /** The base URL as the client will use it, or a `CommandError` saying why it cannot be. */
