@@ -30,7 +30,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail, ensure};
-use loyalty_counter_e2e::{App, workspace_root};
+use loyalty_counter_e2e::{App, end_process_group, with_app_environment, workspace_root};
 use serde_json::{Value, json};
 use support::{Server, shown};
 use thirtyfour::prelude::*;
@@ -201,17 +201,9 @@ async fn main() -> Result<()> {
 fn start(subject: &Subject, home: &Path) -> Result<Start> {
     std::fs::create_dir_all(home)?;
     let mut command = Command::new(&subject.binary);
-    command
+    // The end-to-end tests' environment (its own home; WebKit as suits Xvfb), for both.
+    with_app_environment(&mut command, home)
         .args(subject.args)
-        .env("HOME", home)
-        .env("XDG_DATA_HOME", home.join("data"))
-        .env("XDG_CONFIG_HOME", home.join("config"))
-        .env("XDG_CACHE_HOME", home.join("cache"))
-        .env("NO_AT_BRIDGE", "1")
-        // As in the end-to-end tests: Xvfb has no GL (both subjects alike).
-        .env("WEBKIT_DISABLE_COMPOSITING_MODE", "1")
-        // The log's plain text, without colours, for the ready line.
-        .env("NO_COLOR", "1")
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .process_group(0);
@@ -227,7 +219,7 @@ fn start(subject: &Subject, home: &Path) -> Result<Start> {
         })
     });
     let tree = process_tree(child.id());
-    end_group(&mut child);
+    end_process_group(&mut child);
     // The next start must not share the two cores with this one's WebKit processes
     // winding down: wait until every one has gone, then a little more.
     let deadline = Instant::now() + Duration::from_secs(10);
@@ -250,7 +242,7 @@ fn wait_ready(subject: &Subject, child: &mut Child, began: Instant) -> Result<Du
     // fills while the subject idles.
     std::thread::spawn(move || {
         for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if strip_ansi(&line).contains(ready) {
+            if line.contains(ready) {
                 let _ = tx.send(began.elapsed());
             }
         }
@@ -261,24 +253,6 @@ fn wait_ready(subject: &Subject, child: &mut Child, began: Instant) -> Result<Du
             subject.name, subject.ready
         )
     })
-}
-
-/// The text of a log line without terminal colour codes.
-fn strip_ansi(line: &str) -> String {
-    let mut plain = String::with_capacity(line.len());
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        if c == '\u{1b}' {
-            for end in chars.by_ref() {
-                if end.is_ascii_alphabetic() {
-                    break;
-                }
-            }
-        } else {
-            plain.push(c);
-        }
-    }
-    plain
 }
 
 /// The PSS of `root` and every process under it, from `/proc`.
@@ -337,21 +311,6 @@ fn process_tree(root: u32) -> Vec<u32> {
         i += 1;
     }
     tree
-}
-
-/// Ends a process group: TERM, then KILL whatever is left.
-fn end_group(child: &mut Child) {
-    let group = format!("-{}", child.id());
-    let _ = Command::new("kill").args(["-TERM", "--", &group]).status();
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while Instant::now() < deadline {
-        if let Ok(Some(_)) = child.try_wait() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
-    let _ = child.wait();
 }
 
 /// Installed once: the time of the armed key's event (capture phase, before the app's

@@ -255,7 +255,7 @@ pub async fn text_of(driver: &WebDriver, by: By, timeout: Duration) -> Result<St
 
 /// The environment the app runs in: its own home and data folders, and WebKit settings
 /// that suit Xvfb.
-fn with_app_environment<'c>(command: &'c mut Command, home: &Path) -> &'c mut Command {
+pub fn with_app_environment<'c>(command: &'c mut Command, home: &Path) -> &'c mut Command {
     command
         .env("HOME", home)
         .env("XDG_DATA_HOME", home.join("data"))
@@ -271,11 +271,19 @@ fn driver_url() -> String {
     format!("http://127.0.0.1:{DRIVER_PORT}")
 }
 
-/// Ends a process started as the leader of its own group, and everything in the group.
-fn end_process_group(leader: &mut Child) {
-    let _ = Command::new("kill")
-        .args(["-TERM", "--", &format!("-{}", leader.id())])
-        .status();
+/// Ends a process started as the leader of its own group, and everything in the group:
+/// TERM, then KILL whatever is left after five seconds.
+pub fn end_process_group(leader: &mut Child) {
+    let group = format!("-{}", leader.id());
+    let _ = Command::new("kill").args(["-TERM", "--", &group]).status();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < deadline {
+        if let Ok(Some(_)) = leader.try_wait() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
     let _ = leader.wait();
 }
 
