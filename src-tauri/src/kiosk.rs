@@ -59,6 +59,16 @@ impl Kiosk {
         self.status()
     }
 
+    /// Follows the open till's setting: the window changes only where it differs (each
+    /// change is a round trip to the window system).
+    pub fn follow<R: Runtime>(&self, app: &AppHandle<R>, on: bool) -> KioskStatus {
+        if self.holds() == on {
+            self.status()
+        } else {
+            self.apply(app, on)
+        }
+    }
+
     /// Where it stands.
     pub fn status(&self) -> KioskStatus {
         KioskStatus {

@@ -47,9 +47,11 @@ pub fn run() {
                 version = env!("CARGO_PKG_VERSION"),
                 "Loyalty Counter started"
             );
-            // The window first (`create: false` in tauri.conf.json): WebKit starts its
-            // processes and reads the page while the till opens. The page's calls wait
-            // for the event loop, which runs once the till is managed below.
+            // The window last (`create: false` in tauri.conf.json), just before the event
+            // loop runs and maps it. Mapping waits for WebKit's web process; a window
+            // built first would be mapped only once the till had opened, by which time
+            // that process is often starting and cannot answer until a half-second
+            // time-out (seen with strace: each side waiting for the other).
             let window = app
                 .config()
                 .app
@@ -58,7 +60,6 @@ pub fn run() {
                 .find(|w| w.label == "main")
                 .ok_or("tauri.conf.json has no main window")?
                 .clone();
-            tauri::WebviewWindowBuilder::from_config(app.handle(), &window)?.build()?;
             let data_dir = app.path().app_data_dir()?;
             let till =
                 tauri::async_runtime::block_on(till::Till::open(app.handle().clone(), data_dir))?;
@@ -75,6 +76,7 @@ pub fn run() {
                 }
                 session.counter.kiosk()
             })?;
+            tauri::WebviewWindowBuilder::from_config(app.handle(), &window)?.build()?;
             kiosk.apply(app.handle(), on);
             app.manage(kiosk);
             app.manage(till);
@@ -97,8 +99,7 @@ pub fn run() {
             commands::try_demo,
             commands::disconnect,
             commands::saved_base_url,
-            commands::current_connection,
-            commands::troubles,
+            commands::opening,
             commands::reset_damaged_settings,
             commands::reopen,
             commands::queue_status,
@@ -138,7 +139,6 @@ pub fn run() {
             commands::manager::send_message,
             commands::manager::scheduled_messages,
             commands::manager::cancel_message,
-            commands::manager::kiosk_status,
             commands::manager::set_kiosk,
             commands::manager::check_in,
         ])

@@ -83,11 +83,6 @@ impl Till {
         }
     }
 
-    /// What is wrong with the open till's own files (none in the demo).
-    pub async fn troubles(&self) -> Result<Vec<Trouble>, CommandError> {
-        Ok(self.session.read().await.counter.troubles()?)
-    }
-
     /// Puts each damaged setting back to its default.
     pub async fn reset_damaged_settings(&self) -> Result<Settings, CommandError> {
         Ok(self.session.read().await.counter.reset_damaged_settings()?)

@@ -177,17 +177,6 @@ pub async fn cancel_message(
     Ok(session.counter.cancel_message(&id).await?.into())
 }
 
-/// Whether the till runs as a kiosk (and the window is held as one).
-#[tauri::command]
-pub async fn kiosk_status(
-    app: tauri::AppHandle,
-    till: State<'_, Till>,
-    kiosk: State<'_, Kiosk>,
-) -> Result<KioskStatus, CommandError> {
-    let on = till.session().await.counter.kiosk()?;
-    Ok(kiosk.apply(&app, on))
-}
-
 /// Turns the kiosk on or off (a manager's, both ways).
 #[tauri::command]
 pub async fn set_kiosk(

@@ -15,6 +15,7 @@ use tauri::{Manager, State};
 use ts_rs::TS;
 
 use crate::CommandError;
+use crate::kiosk::{Kiosk, KioskStatus};
 use crate::till::Till;
 use crate::trouble::TroubleView;
 use crate::views::{
@@ -181,24 +182,40 @@ pub async fn saved_base_url(till: State<'_, Till>) -> Result<Option<String>, Com
     Ok(session.counter.settings()?.base_url)
 }
 
-/// The key the till is connected with: connected in this run, or kept from the last
-/// (the business it was last accepted for).
-#[tauri::command]
-pub async fn current_connection(
-    till: State<'_, Till>,
-) -> Result<Option<ConnectionView>, CommandError> {
-    let session = till.session().await;
-    Ok(session
-        .counter
-        .connection()
-        .map(|connection| ConnectionView::new(connection, session.is_demo())))
+/// What the window needs to choose its first screen, in one answer (each call the page
+/// waits for before it draws is a round trip through WebKit).
+#[derive(Debug, Clone, Serialize, TS)]
+#[ts(export)]
+pub struct Opening {
+    /// What is wrong with the till's own files (key, settings, lock); empty when all is well.
+    pub troubles: Vec<TroubleView>,
+    /// The key the till is connected with: connected in this run, or kept from the last
+    /// (the business it was last accepted for).
+    pub connection: Option<ConnectionView>,
+    /// Whether the till runs as a kiosk (the window follows it).
+    pub kiosk: KioskStatus,
 }
 
-/// What is wrong with the till's own files (key, settings, lock); empty when all is well.
+/// What the window shows first: the till's troubles, its connection, its kiosk.
 #[tauri::command]
-pub async fn troubles(till: State<'_, Till>) -> Result<Vec<TroubleView>, CommandError> {
-    let troubles = till.troubles().await?;
-    Ok(troubles.into_iter().map(TroubleView::from).collect())
+pub async fn opening(
+    app: tauri::AppHandle,
+    till: State<'_, Till>,
+    kiosk: State<'_, Kiosk>,
+) -> Result<Opening, CommandError> {
+    let session = till.session().await;
+    let counter = &session.counter;
+    Ok(Opening {
+        troubles: counter
+            .troubles()?
+            .into_iter()
+            .map(TroubleView::from)
+            .collect(),
+        connection: counter
+            .connection()
+            .map(|connection| ConnectionView::new(connection, session.is_demo())),
+        kiosk: kiosk.follow(&app, counter.kiosk()?),
+    })
 }
 
 /// Puts each damaged setting back to its default.

@@ -80,6 +80,7 @@ import type { Scope } from './bindings/Scope';
 import type { SyncView } from './bindings/SyncView';
 import type { TextField } from './bindings/TextField';
 import type { TroubleView } from './bindings/TroubleView';
+import type { Opening } from './bindings/Opening';
 import type { WriteView } from './bindings/WriteView';
 
 export type {
@@ -161,6 +162,7 @@ export type {
   SyncView,
   TextField,
   TroubleView,
+  Opening,
   WriteView,
 };
 
@@ -194,14 +196,9 @@ export function tryDemo(): Promise<ConnectionView> {
   return call<ConnectionView>('try_demo');
 }
 
-/** The key the till is connected with, in this run or kept from the last, if any. */
-export function currentConnection(): Promise<ConnectionView | null> {
-  return call<ConnectionView | null>('current_connection');
-}
-
-/** What is wrong with the till's own files (key, settings, lock); empty when all is well. */
-export function troubles(): Promise<TroubleView[]> {
-  return call<TroubleView[]>('troubles');
+/** What the window shows first: the till's troubles, its connection, its kiosk. */
+export function opening(): Promise<Opening> {
+  return call<Opening>('opening');
 }
 
 /** Puts each damaged setting back to its default. */
@@ -383,10 +380,6 @@ export function resetDemo(): Promise<ConnectionView> {
   return call<ConnectionView>('reset_demo');
 }
 
-/** Whether the till runs as a kiosk (the shell holds the window to it). */
-export function kioskStatus(): Promise<KioskStatus> {
-  return call<KioskStatus>('kiosk_status');
-}
 
 /** Turns the kiosk on or off (a manager's, both ways). */
 export function setKiosk(on: boolean): Promise<KioskStatus> {
