@@ -382,12 +382,23 @@ impl Core {
         Ok(found)
     }
 
+    /// Ends a cashier's claim on an item: from now on it is the worker's. Without a key
+    /// the worker has nothing to send, and waking it would only cost a switch of threads
+    /// on every write stored offline; the key's arrival wakes it, and it then finds this
+    /// item unclaimed (the claim ends before the key is looked at).
     pub(crate) fn unclaim(&self, id: ItemId) {
         self.claimed
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .remove(&id);
-        self.wake.notify_one();
+        if self
+            .sender
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .is_some()
+        {
+            self.wake.notify_one();
+        }
     }
 
     /// The items not to pick now: claimed by a cashier's call, or waiting out their own
