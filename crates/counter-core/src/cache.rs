@@ -479,7 +479,7 @@ mod tests {
             confirm_repeat: false,
         };
         let key = loyalty_api::IdempotencyKey::new("k-1").unwrap();
-        store::enqueue(&mut conn, &write, &key, Timestamp::UNIX_EPOCH, None).unwrap();
+        store::enqueue(&conn, &write, &key, Timestamp::UNIX_EPOCH, None).unwrap();
         let mut newer = customer("1", "Ana", "a@x.es", None);
         newer.cards[0].visits = 0;
         let tx = conn.transaction().unwrap();

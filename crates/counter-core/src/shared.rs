@@ -361,7 +361,7 @@ impl Core {
         replaces: Option<ItemId>,
     ) -> rusqlite::Result<ItemId> {
         let mut claimed = self.claimed.lock().unwrap_or_else(|p| p.into_inner());
-        let id = store::enqueue(&mut self.db(), write, key, self.now(), replaces)?;
+        let id = store::enqueue(&self.db(), write, key, self.now(), replaces)?;
         claimed.insert(id);
         Ok(id)
     }

@@ -3,7 +3,7 @@
 
 use jiff::Timestamp;
 use loyalty_api::IdempotencyKey;
-use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
+use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::{
     DecisionReason, ItemId, ItemState, OutboxItem, QueueCounts, Refusal, Resolution, Write,
@@ -82,28 +82,28 @@ fn item(row: &Row<'_>) -> rusqlite::Result<OutboxItem> {
     })
 }
 
-/// Stores a new write in one committed transaction, before anything is sent.
+/// Stores a new write, committed before anything is sent. One statement is its own
+/// transaction (the counting trigger runs inside it): no BEGIN and COMMIT to parse and
+/// run around it.
 pub(crate) fn enqueue(
-    conn: &mut Connection,
+    conn: &Connection,
     write: &Write,
     key: &IdempotencyKey,
     now: Timestamp,
     replaces: Option<ItemId>,
 ) -> rusqlite::Result<ItemId> {
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    let id = insert(&tx, write, key, now, replaces)?;
-    tx.commit()?;
-    Ok(id)
+    debug_assert!(conn.is_autocommit(), "an enqueue commits on its own");
+    insert(conn, write, key, now, replaces)
 }
 
 fn insert(
-    tx: &rusqlite::Transaction<'_>,
+    conn: &Connection,
     write: &Write,
     key: &IdempotencyKey,
     now: Timestamp,
     replaces: Option<ItemId>,
 ) -> rusqlite::Result<ItemId> {
-    tx.prepare_cached(
+    conn.prepare_cached(
         "INSERT INTO outbox (kind, idempotency_key, order_key, write, body, state, created_at, replaces)
          VALUES (?1, ?2, ?3, ?4, ?5, 'queued', ?6, ?7)",
     )?
@@ -116,7 +116,7 @@ fn insert(
         ts(now),
         replaces.map(|r| r.0),
     ])?;
-    Ok(ItemId(tx.last_insert_rowid()))
+    Ok(ItemId(conn.last_insert_rowid()))
 }
 
 /// One item.
