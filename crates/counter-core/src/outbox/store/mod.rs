@@ -286,9 +286,9 @@ mod tests {
 
     #[test]
     fn a_write_is_stored_queued_with_its_key_and_exact_body() {
-        let (_dir, mut conn) = setup();
+        let (_dir, conn) = setup();
         let now: Timestamp = "2026-11-22T09:15:00Z".parse().unwrap();
-        let id = enqueue(&mut conn, &visit("card_1"), &key(1), now, None).unwrap();
+        let id = enqueue(&conn, &visit("card_1"), &key(1), now, None).unwrap();
         let stored = get(&conn, id).unwrap().unwrap();
         assert_eq!(stored.state, ItemState::Queued);
         assert_eq!(stored.idempotency_key, "k-1");
@@ -299,11 +299,11 @@ mod tests {
 
     #[test]
     fn a_second_write_of_the_same_card_waits_for_the_first_but_others_do_not() {
-        let (_dir, mut conn) = setup();
+        let (_dir, conn) = setup();
         let now = Timestamp::UNIX_EPOCH;
-        let a1 = enqueue(&mut conn, &visit("card_a"), &key(1), now, None).unwrap();
-        let a2 = enqueue(&mut conn, &visit("card_a"), &key(2), now, None).unwrap();
-        let b1 = enqueue(&mut conn, &visit("card_b"), &key(3), now, None).unwrap();
+        let a1 = enqueue(&conn, &visit("card_a"), &key(1), now, None).unwrap();
+        let a2 = enqueue(&conn, &visit("card_a"), &key(2), now, None).unwrap();
+        let b1 = enqueue(&conn, &visit("card_b"), &key(3), now, None).unwrap();
         assert!(is_first_in_line(&conn, a1).unwrap());
         assert!(!is_first_in_line(&conn, a2).unwrap());
         assert!(is_first_in_line(&conn, b1).unwrap());
@@ -323,11 +323,11 @@ mod tests {
 
     #[test]
     fn the_counts_follow_every_change_of_state() {
-        let (_dir, mut conn) = setup();
+        let (_dir, conn) = setup();
         let now = Timestamp::UNIX_EPOCH;
         let fp = KeyFingerprint::from_stored("0123456789abcdef".into());
-        let a = enqueue(&mut conn, &visit("card_a"), &key(1), now, None).unwrap();
-        let b = enqueue(&mut conn, &visit("card_b"), &key(2), now, None).unwrap();
+        let a = enqueue(&conn, &visit("card_a"), &key(1), now, None).unwrap();
+        let b = enqueue(&conn, &visit("card_b"), &key(2), now, None).unwrap();
         assert_eq!(
             counts(&conn).unwrap(),
             QueueCounts {
@@ -356,15 +356,15 @@ mod tests {
 
     #[test]
     fn a_discarded_item_is_never_marked_sending_and_a_sending_one_never_discarded() {
-        let (_dir, mut conn) = setup();
+        let (_dir, conn) = setup();
         let now = Timestamp::UNIX_EPOCH;
         let fp = KeyFingerprint::from_stored("0123456789abcdef".into());
         // The worker read it as queued; a person withdraws it before the attempt.
-        let withdrawn = enqueue(&mut conn, &visit("card_a"), &key(1), now, None).unwrap();
+        let withdrawn = enqueue(&conn, &visit("card_a"), &key(1), now, None).unwrap();
         assert!(discard(&conn, withdrawn, "", now).unwrap());
         assert!(!mark_sending(&conn, withdrawn, now, &fp, None).unwrap());
         // Being sent: it cannot be withdrawn.
-        let sending = enqueue(&mut conn, &visit("card_b"), &key(2), now, None).unwrap();
+        let sending = enqueue(&conn, &visit("card_b"), &key(2), now, None).unwrap();
         assert!(mark_sending(&conn, sending, now, &fp, None).unwrap());
         assert!(!discard(&conn, sending, "", now).unwrap());
         assert_eq!(
@@ -375,11 +375,11 @@ mod tests {
 
     #[test]
     fn a_send_again_covers_the_attempts_before_it_and_not_the_next() {
-        let (_dir, mut conn) = setup();
+        let (_dir, conn) = setup();
         let t0: Timestamp = "2026-11-22T09:15:00Z".parse().unwrap();
         let a = KeyFingerprint::from_stored("aaaaaaaaaaaaaaaa".into());
         let b = KeyFingerprint::from_stored("bbbbbbbbbbbbbbbb".into());
-        let id = enqueue(&mut conn, &visit("card_1"), &key(1), t0, None).unwrap();
+        let id = enqueue(&conn, &visit("card_1"), &key(1), t0, None).unwrap();
         mark_sending(&conn, id, t0, &a, Some(t0)).unwrap();
         attempt_failed(&conn, id, true, "connection closed").unwrap();
         mark_needs_decision(&conn, id, &DecisionReason::BodyChanged, None).unwrap();
@@ -402,9 +402,9 @@ mod tests {
 
     #[test]
     fn an_outcome_never_reopens_an_item_a_person_closed() {
-        let (_dir, mut conn) = setup();
+        let (_dir, conn) = setup();
         let now = Timestamp::UNIX_EPOCH;
-        let id = enqueue(&mut conn, &visit("card_1"), &key(1), now, None).unwrap();
+        let id = enqueue(&conn, &visit("card_1"), &key(1), now, None).unwrap();
         assert!(discard(&conn, id, "", now).unwrap());
         mark_needs_decision(&conn, id, &DecisionReason::BodyChanged, None).unwrap();
         let refusal = Refusal {
@@ -421,9 +421,9 @@ mod tests {
 
     #[test]
     fn an_item_found_sending_after_a_crash_may_have_reached_the_service() {
-        let (_dir, mut conn) = setup();
+        let (_dir, conn) = setup();
         let t0: Timestamp = "2026-11-22T09:15:00Z".parse().unwrap();
-        let id = enqueue(&mut conn, &visit("card_1"), &key(1), t0, None).unwrap();
+        let id = enqueue(&conn, &visit("card_1"), &key(1), t0, None).unwrap();
         let fp = KeyFingerprint::from_stored("0123456789abcdef".into());
         assert!(mark_sending(&conn, id, t0, &fp, Some(t0)).unwrap());
         assert_eq!(interrupted_attempts_may_have_arrived(&conn).unwrap(), 1);
@@ -437,10 +437,10 @@ mod tests {
 
     #[test]
     fn the_earliest_attempt_that_may_have_arrived_is_kept() {
-        let (_dir, mut conn) = setup();
+        let (_dir, conn) = setup();
         let t0: Timestamp = "2026-11-22T09:15:00Z".parse().unwrap();
         let t1: Timestamp = "2026-11-22T10:15:00Z".parse().unwrap();
-        let id = enqueue(&mut conn, &visit("card_1"), &key(1), t0, None).unwrap();
+        let id = enqueue(&conn, &visit("card_1"), &key(1), t0, None).unwrap();
         let first = KeyFingerprint::from_stored("aaaaaaaaaaaaaaaa".into());
         let second = KeyFingerprint::from_stored("bbbbbbbbbbbbbbbb".into());
         mark_sending(&conn, id, t0, &first, Some(t0)).unwrap();
