@@ -47,11 +47,12 @@ pub fn run() {
                 version = env!("CARGO_PKG_VERSION"),
                 "Loyalty Counter started"
             );
-            // The window last (`create: false` in tauri.conf.json), just before the event
-            // loop runs and maps it. Mapping waits for WebKit's web process; a window
-            // built first would be mapped only once the till had opened, by which time
-            // that process is often starting and cannot answer until a half-second
-            // time-out (seen with strace: each side waiting for the other).
+            // The window first (`create: false` in tauri.conf.json), and nothing after it
+            // that blocks: the event loop maps it at once, before WebKit's web process is
+            // up. Mapped while that process starts, the window would wait for it in a
+            // synchronous exchange the process cannot answer yet, until a half-second
+            // time-out (seen with strace: each side waiting for the other). The till
+            // opens meanwhile, in the background; the page's calls wait for it.
             let window = app
                 .config()
                 .app
@@ -60,26 +61,35 @@ pub fn run() {
                 .find(|w| w.label == "main")
                 .ok_or("tauri.conf.json has no main window")?
                 .clone();
-            let data_dir = app.path().app_data_dir()?;
-            let till =
-                tauri::async_runtime::block_on(till::Till::open(app.handle().clone(), data_dir))?;
-            // `--demo` (what `make demo` passes) opens the app already in the demo.
-            if std::env::args().any(|arg| arg == "--demo") {
-                tauri::async_runtime::block_on(till.try_demo())?;
-            }
-            // `--kiosk` makes this till a kiosk (kept: a restart comes back as one).
-            let kiosk = kiosk::Kiosk::from_args();
-            let on = tauri::async_runtime::block_on(async {
-                let session = till.session().await;
-                if std::env::args().any(|arg| arg == "--kiosk") {
-                    session.counter.start_as_kiosk()?;
-                }
-                session.counter.kiosk()
-            })?;
-            tauri::WebviewWindowBuilder::from_config(app.handle(), &window)?.build()?;
-            kiosk.apply(app.handle(), on);
-            app.manage(kiosk);
+            let (till, mut opening) =
+                till::Till::opening(app.handle().clone(), app.path().app_data_dir()?);
             app.manage(till);
+            app.manage(kiosk::Kiosk::from_args());
+            let start = till::Start {
+                demo: std::env::args().any(|arg| arg == "--demo"),
+                kiosk: std::env::args().any(|arg| arg == "--kiosk"),
+            };
+            tauri::WebviewWindowBuilder::from_config(app.handle(), &window)?.build()?;
+            if start.kiosk {
+                // Known without the till: the window is a kiosk's from its first frame.
+                app.state::<kiosk::Kiosk>().apply(app.handle(), true);
+            }
+            let app = app.handle().clone();
+            tauri::async_runtime::spawn(async move {
+                match app.state::<till::Till>().open(&mut opening, start).await {
+                    Ok(on) => {
+                        app.state::<kiosk::Kiosk>().follow(&app, on);
+                        drop(opening);
+                    }
+                    Err(err) => {
+                        // As a failed set-up did, the app ends; the lock is held until
+                        // then, so no call finds a till that is not there.
+                        tracing::error!(%err, "the till could not be opened");
+                        app.exit(1);
+                        std::future::pending::<()>().await;
+                    }
+                }
+            });
             Ok(())
         })
         // A kiosk's window does not close: not by Alt+F4, not by the window manager.

@@ -7,7 +7,9 @@ use std::sync::Arc;
 use counter_core::settings::Settings;
 use counter_core::{Config, Connection, Counter, SystemClock, Trouble, UuidIds};
 use tauri::{AppHandle, Emitter};
-use tokio::sync::RwLock;
+use tokio::sync::{
+    OwnedRwLockWriteGuard, RwLock, RwLockMappedWriteGuard, RwLockReadGuard, RwLockWriteGuard,
+};
 
 use crate::demo::DemoServer;
 use crate::error::CommandError;
@@ -20,8 +22,26 @@ pub const CORE_EVENT: &str = "core-event";
 pub struct Till {
     data_dir: PathBuf,
     app: AppHandle,
-    session: RwLock<Session>,
+    /// Empty only while the till opens at start: the opener holds the lock until the
+    /// session is in place, so every use waits for it and then finds one.
+    session: Arc<RwLock<Option<Session>>>,
 }
+
+/// The lock on a till that is opening ([`Till::opening`]), held until [`Till::open`]
+/// has put its session in place.
+#[derive(Debug)]
+pub struct Opening(OwnedRwLockWriteGuard<Option<Session>>);
+
+/// What the till opens as at start.
+#[derive(Debug, Clone, Copy)]
+pub struct Start {
+    /// The built-in demo (`--demo`, what `make demo` passes).
+    pub demo: bool,
+    /// As a kiosk, kept for the next start (`--kiosk`).
+    pub kiosk: bool,
+}
+
+const OPENED: &str = "a till's session is in place once its opener lets go of the lock";
 
 /// An open counter, and the demo server it talks to when it is the demo's.
 #[derive(Debug)]
@@ -39,43 +59,68 @@ impl Session {
 }
 
 impl Till {
-    /// Opens the till whose data lives in `<data_dir>/till`, reconnecting with the kept
-    /// key if there is one. A key or settings that cannot be read, or a till another
-    /// copy owns, still open (see [`Till::troubles`]): the window says what is wrong.
-    pub async fn open(app: AppHandle, data_dir: PathBuf) -> Result<Self, CommandError> {
-        let counter = open_counter(&app, &data_dir.join("till")).await?;
-        Ok(Self {
+    /// A till about to open, and the lock that holds every use back until
+    /// [`Till::open`] has opened it: the app's window need not wait for the till.
+    pub fn opening(app: AppHandle, data_dir: PathBuf) -> (Self, Opening) {
+        let session = Arc::new(RwLock::new(None));
+        let held = Arc::clone(&session)
+            .try_write_owned()
+            .expect("a new lock is free");
+        let till = Self {
             data_dir,
             app,
-            session: RwLock::new(Session {
-                counter,
-                demo: None,
-            }),
-        })
+            session,
+        };
+        (till, Opening(held))
+    }
+
+    /// Opens the till whose data lives in `<data_dir>/till`, reconnecting with the kept
+    /// key if there is one, then the demo or the kiosk as `start` asks; answers whether
+    /// the till runs as a kiosk. A key or settings that cannot be read, or a till
+    /// another copy owns, still open (see [`Counter::troubles`]): the window says what is
+    /// wrong. Uses of the till wait meanwhile; on an error they go on waiting.
+    pub async fn open(&self, opening: &mut Opening, start: Start) -> Result<bool, CommandError> {
+        let counter = open_counter(&self.app, &self.data_dir.join("till")).await?;
+        let session = opening.0.insert(Session {
+            counter,
+            demo: None,
+        });
+        if start.demo {
+            self.start_demo(session).await?;
+        }
+        if start.kiosk {
+            session.counter.start_as_kiosk()?;
+        }
+        Ok(session.counter.kiosk()?)
     }
 
     /// The current session, for reading.
-    pub async fn session(&self) -> tokio::sync::RwLockReadGuard<'_, Session> {
-        self.session.read().await
+    pub async fn session(&self) -> RwLockReadGuard<'_, Session> {
+        RwLockReadGuard::map(self.session.read().await, |s| s.as_ref().expect(OPENED))
+    }
+
+    /// The current session, to change or replace.
+    async fn session_mut(&self) -> RwLockMappedWriteGuard<'_, Session> {
+        RwLockWriteGuard::map(self.session.write().await, |s| s.as_mut().expect(OPENED))
     }
 
     /// Checks the key with the service and keeps it (see [`Counter::connect`]).
     /// Leaves the demo if it was running.
     pub async fn connect(&self, base_url: &str, api_key: &str) -> Result<Connection, CommandError> {
         {
-            let mut session = self.session.write().await;
+            let mut session = self.session_mut().await;
             self.leave_demo(&mut session).await?;
         }
         // Checking the key with the service can take a while: the session is only read
         // meanwhile, so the counter and the queue never wait for it.
-        let session = self.session.read().await;
+        let session = self.session().await;
         Ok(session.counter.connect(base_url, api_key).await?)
     }
 
     /// Forgets the key (to connect with another); queued writes stay queued for the next
     /// key. Leaves the demo if it was running.
     pub async fn disconnect(&self) -> Result<(), CommandError> {
-        let mut session = self.session.write().await;
+        let mut session = self.session_mut().await;
         if session.is_demo() {
             self.leave_demo(&mut session).await
         } else {
@@ -85,13 +130,13 @@ impl Till {
 
     /// Puts each damaged setting back to its default.
     pub async fn reset_damaged_settings(&self) -> Result<Settings, CommandError> {
-        Ok(self.session.read().await.counter.reset_damaged_settings()?)
+        Ok(self.session().await.counter.reset_damaged_settings()?)
     }
 
     /// Opens the real till again, as at start, when another copy owned it: once that
     /// copy has closed, this window becomes the owner. Nothing to do otherwise.
     pub async fn reopen(&self) -> Result<(), CommandError> {
-        let mut session = self.session.write().await;
+        let mut session = self.session_mut().await;
         let held = session
             .counter
             .troubles()?
@@ -117,7 +162,7 @@ impl Till {
     /// manager (Settings).
     pub async fn reset_demo(&self) -> Result<Connection, CommandError> {
         {
-            let mut session = self.session.write().await;
+            let mut session = self.session_mut().await;
             if !session.is_demo() {
                 return Err(
                     counter_core::Error::from(counter_core::NotAllowed::NotInTheDemo).into(),
@@ -152,7 +197,10 @@ impl Till {
     /// Starts the built-in demo server (or keeps the running one) and connects a till of
     /// its own to it with the demo's test key. The real till's data is not touched.
     pub async fn try_demo(&self) -> Result<Connection, CommandError> {
-        let mut session = self.session.write().await;
+        self.start_demo(&mut *self.session_mut().await).await
+    }
+
+    async fn start_demo(&self, session: &mut Session) -> Result<Connection, CommandError> {
         if !session.is_demo() {
             let server = DemoServer::start(&self.data_dir).await?;
             // The real till closes first: the demo's till lives in its own folder.
@@ -161,7 +209,7 @@ impl Till {
                 counter,
                 demo: Some(server),
             };
-            self.replace(&mut session, next).await;
+            self.replace(session, next).await;
         }
         let demo = session.demo.as_ref().ok_or_else(|| {
             CommandError::new(counter_core::ErrorCode::DemoFailed, "The demo stopped.")
