@@ -30,7 +30,7 @@ pub struct Till {
 /// The lock on a till that is opening ([`Till::opening`]), held until [`Till::open`]
 /// has put its session in place.
 #[derive(Debug)]
-pub struct Opening(OwnedRwLockWriteGuard<Option<Session>>);
+pub struct OpeningLock(OwnedRwLockWriteGuard<Option<Session>>);
 
 /// What the till opens as at start.
 #[derive(Debug, Clone, Copy)]
@@ -61,7 +61,7 @@ impl Session {
 impl Till {
     /// A till about to open, and the lock that holds every use back until
     /// [`Till::open`] has opened it: the app's window need not wait for the till.
-    pub fn opening(app: AppHandle, data_dir: PathBuf) -> (Self, Opening) {
+    pub fn opening(app: AppHandle, data_dir: PathBuf) -> (Self, OpeningLock) {
         let session = Arc::new(RwLock::new(None));
         let held = Arc::clone(&session)
             .try_write_owned()
@@ -71,7 +71,7 @@ impl Till {
             app,
             session,
         };
-        (till, Opening(held))
+        (till, OpeningLock(held))
     }
 
     /// Opens the till whose data lives in `<data_dir>/till`, reconnecting with the kept
@@ -79,7 +79,11 @@ impl Till {
     /// the till runs as a kiosk. A key or settings that cannot be read, or a till
     /// another copy owns, still open (see [`Counter::troubles`]): the window says what is
     /// wrong. Uses of the till wait meanwhile; on an error they go on waiting.
-    pub async fn open(&self, opening: &mut Opening, start: Start) -> Result<bool, CommandError> {
+    pub async fn open(
+        &self,
+        opening: &mut OpeningLock,
+        start: Start,
+    ) -> Result<bool, CommandError> {
         let counter = open_counter(&self.app, &self.data_dir.join("till")).await?;
         let session = opening.0.insert(Session {
             counter,

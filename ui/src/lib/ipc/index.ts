@@ -380,7 +380,6 @@ export function resetDemo(): Promise<ConnectionView> {
   return call<ConnectionView>('reset_demo');
 }
 
-
 /** Turns the kiosk on or off (a manager's, both ways). */
 export function setKiosk(on: boolean): Promise<KioskStatus> {
   return call<KioskStatus>('set_kiosk', { on });
