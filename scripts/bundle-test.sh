@@ -28,6 +28,10 @@ case "$(field Depends)" in
   *libwebkit2gtk-4.1-0*) ok "depends on libwebkit2gtk-4.1-0" ;;
   *) fail "Depends lacks libwebkit2gtk-4.1-0: $(field Depends)" ;;
 esac
+case "$(field Depends)" in
+  *fonts-dejavu-core*) ok "depends on fonts-dejavu-core (the font the page names)" ;;
+  *) fail "Depends lacks fonts-dejavu-core: $(field Depends)" ;;
+esac
 
 dpkg -x "$deb" "$root"
 

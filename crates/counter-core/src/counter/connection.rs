@@ -18,6 +18,7 @@ impl Counter {
         let client = self.build_client(base_url, key.clone(), learner.clone())?;
         let me = client.me().await?;
         let storage = self.keys.save(&key)?;
+        *self.unreadable_key() = None;
         if let KeyStorage::File { path, warning } = &storage {
             self.core.events.publish(Event::KeyStorageWarning {
                 path: path.clone(),
@@ -50,6 +51,7 @@ impl Counter {
             self.as_manager()?;
         }
         self.keys.delete()?;
+        *self.unreadable_key() = None;
         self.core.set_sender(None);
         *self.kept() = None;
         self.change_settings(|saved| saved.connection = None)
@@ -62,8 +64,9 @@ impl Counter {
         self.kept().clone()
     }
 
-    /// What is wrong with the till's own files, now: a key that cannot be read,
-    /// damaged settings, or data another copy owns. Empty when all is well.
+    /// What is wrong with the till's own files, now: a key that could not be read when
+    /// the till opened (until a key is given or forgotten), damaged settings, or data
+    /// another copy owns. Empty when all is well.
     pub fn troubles(&self) -> Result<Vec<Trouble>, Error> {
         if self.lock.is_none() {
             // The rest belongs to the copy that owns the till.
@@ -78,9 +81,7 @@ impl Counter {
                 settings: loaded.damaged,
             });
         }
-        if let Err(error) = self.keys.load() {
-            troubles.push(Trouble::of_key(&error));
-        }
+        troubles.extend(self.unreadable_key().clone());
         Ok(troubles)
     }
 

@@ -126,6 +126,9 @@ pub struct Counter {
     attempts: Mutex<Vec<AbortHandle>>,
     /// The key in use, as the service last described it.
     kept: std::sync::Mutex<Option<Connection>>,
+    /// Why the kept key could not be read when the till opened, until a key is given or
+    /// forgotten: read once, not from the keychain at every question.
+    unreadable_key: std::sync::Mutex<Option<Trouble>>,
     /// Until when the manager who entered the PIN counts as here (see `manager.rs`).
     manager_until: std::sync::Mutex<Option<std::time::Instant>>,
     /// Messages previewed in this run, by the number the screen holds, with their
@@ -244,6 +247,7 @@ impl Counter {
             tasks: Vec::new(),
             attempts: Mutex::new(Vec::new()),
             kept: std::sync::Mutex::new(None),
+            unreadable_key: std::sync::Mutex::new(None),
             manager_until: std::sync::Mutex::new(None),
             previews: std::sync::Mutex::default(),
             passes: Mutex::new(HashMap::new()),
@@ -255,8 +259,14 @@ impl Counter {
             return Ok(counter);
         }
         let saved = settings::load(&core.db())?;
+        let key = counter.keys.load().unwrap_or_else(|error| {
+            tracing::warn!(%error, "the kept key cannot be used; opening without it");
+            *counter.unreadable_key() = Some(Trouble::of_key(&error));
+            None
+        });
         if let Some(base_url) = saved.base_url
-            && let Some(unknown) = counter.reconnect(&base_url, saved.connection)
+            && let Some((key, storage)) = key
+            && let Some(unknown) = counter.reconnect(&base_url, key, storage, saved.connection)
         {
             counter.learn_connection(unknown).await;
         }
@@ -267,18 +277,15 @@ impl Counter {
         Ok(counter)
     }
 
-    /// Uses the kept key again, if it can be read; what cannot is left to
-    /// [`Counter::troubles`] and the till opens without a key. Answers where the key
-    /// sits when the business it was accepted for is not known.
-    fn reconnect(&self, base_url: &str, known: Option<KeptConnection>) -> Option<KeyStorage> {
-        let (key, storage) = match self.keys.load() {
-            Ok(Some(kept)) => kept,
-            Ok(None) => return None,
-            Err(error) => {
-                tracing::warn!(%error, "the kept key cannot be used; opening without it");
-                return None;
-            }
-        };
+    /// Uses the kept key again; a base URL that cannot be used leaves the till without
+    /// one. Answers where the key sits when the business it was accepted for is not known.
+    fn reconnect(
+        &self,
+        base_url: &str,
+        key: ApiKey,
+        storage: KeyStorage,
+        known: Option<KeptConnection>,
+    ) -> Option<KeyStorage> {
         let client = match self.build_client(base_url, key.clone(), Learner::of(&self.core)) {
             Ok(client) => client,
             Err(error) => {
@@ -343,6 +350,12 @@ impl Counter {
 
     fn kept(&self) -> std::sync::MutexGuard<'_, Option<Connection>> {
         self.kept.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn unreadable_key(&self) -> std::sync::MutexGuard<'_, Option<Trouble>> {
+        self.unreadable_key
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
     }
 
     /// Refuses what only the till's owner may do, while another copy owns it.

@@ -201,6 +201,25 @@ export function opening(): Promise<Opening> {
   return call<Opening>('opening');
 }
 
+declare global {
+  interface Window {
+    /** `opening`, asked by index.html as the page began to load. */
+    __OPENING_AT_LOAD__?: Promise<Opening>;
+  }
+}
+
+/**
+ * The answer to `opening` that index.html asked for as the page began to load, while
+ * this script was still on its way; a fresh one where nothing was asked (no Tauri).
+ */
+export function openingAtLoad(): Promise<Opening> {
+  const asked = window.__OPENING_AT_LOAD__;
+  if (!asked) return opening();
+  return asked.catch((error: unknown) => {
+    throw toCommandError(error);
+  });
+}
+
 /** Puts each damaged setting back to its default. */
 export function resetDamagedSettings(): Promise<void> {
   return call<void>('reset_damaged_settings');
