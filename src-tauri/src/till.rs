@@ -56,6 +56,15 @@ impl Session {
     pub fn is_demo(&self) -> bool {
         self.demo.is_some()
     }
+
+    /// Connects the demo's till with the key its server minted for this run.
+    async fn connect_demo(&self) -> Result<Connection, CommandError> {
+        let demo = self.demo.as_ref().ok_or_else(|| {
+            CommandError::new(counter_core::ErrorCode::DemoFailed, "The demo stopped.")
+        })?;
+        let (url, key) = (demo.sandbox_url(), demo.test_key().to_owned());
+        Ok(self.counter.connect(&url, &key).await?)
+    }
 }
 
 impl Till {
@@ -75,7 +84,8 @@ impl Till {
     }
 
     /// Opens the till whose data lives in `<data_dir>/till`, reconnecting with the kept
-    /// key if there is one, then the demo or the kiosk as `start` asks; answers whether
+    /// key if there is one, or the demo's own till as `start` asks (the real one stays
+    /// closed, as after Try the demo), then makes it a kiosk if asked; answers whether
     /// the till runs as a kiosk. A key or settings that cannot be read, or a till
     /// another copy owns, still open (see [`Counter::troubles`]): the window says what is
     /// wrong. Uses of the till wait meanwhile; on an error they go on waiting.
@@ -84,14 +94,17 @@ impl Till {
         opening: &mut OpeningLock,
         start: Start,
     ) -> Result<bool, CommandError> {
-        let counter = open_counter(&self.app, &self.data_dir.join("till")).await?;
-        let session = opening.0.insert(Session {
-            counter,
-            demo: None,
-        });
-        if start.demo {
-            self.start_demo(session).await?;
-        }
+        let session = if start.demo {
+            let session = opening.0.insert(self.demo_session().await?);
+            session.connect_demo().await?;
+            session
+        } else {
+            let counter = open_counter(&self.app, &self.data_dir.join("till")).await?;
+            opening.0.insert(Session {
+                counter,
+                demo: None,
+            })
+        };
         if start.kiosk {
             session.counter.start_as_kiosk()?;
         }
@@ -206,20 +219,20 @@ impl Till {
 
     async fn start_demo(&self, session: &mut Session) -> Result<Connection, CommandError> {
         if !session.is_demo() {
-            let server = DemoServer::start(&self.data_dir).await?;
-            // The real till closes first: the demo's till lives in its own folder.
-            let counter = open_counter(&self.app, &self.data_dir.join("demo/till")).await?;
-            let next = Session {
-                counter,
-                demo: Some(server),
-            };
+            let next = self.demo_session().await?;
             self.replace(session, next).await;
         }
-        let demo = session.demo.as_ref().ok_or_else(|| {
-            CommandError::new(counter_core::ErrorCode::DemoFailed, "The demo stopped.")
-        })?;
-        let (url, key) = (demo.sandbox_url(), demo.test_key().to_owned());
-        Ok(session.counter.connect(&url, &key).await?)
+        session.connect_demo().await
+    }
+
+    /// The demo server started, and the demo's till opened in its own folder.
+    async fn demo_session(&self) -> Result<Session, CommandError> {
+        let server = DemoServer::start(&self.data_dir).await?;
+        let counter = open_counter(&self.app, &self.data_dir.join("demo/till")).await?;
+        Ok(Session {
+            counter,
+            demo: Some(server),
+        })
     }
 
     async fn replace(&self, session: &mut Session, next: Session) {

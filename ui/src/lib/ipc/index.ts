@@ -203,21 +203,28 @@ export function opening(): Promise<Opening> {
 
 declare global {
   interface Window {
-    /** `opening`, asked by index.html as the page began to load. */
-    __OPENING_AT_LOAD__?: Promise<Opening>;
+    /** `opening`, asked by index.html as the page began to load; its answer once in. */
+    __OPENING_AT_LOAD__?: { asked: Promise<Opening>; answer?: Opening };
   }
 }
 
+/** The first answer to `opening`: in hand already, or still to come. */
+export type FirstOpening = { now: Opening } | { later: Promise<Opening> };
+
 /**
  * The answer to `opening` that index.html asked for as the page began to load, while
- * this script was still on its way; a fresh one where nothing was asked (no Tauri).
+ * this script was still on its way: usually in hand by now. Asked afresh where nothing
+ * was asked (no Tauri).
  */
-export function openingAtLoad(): Promise<Opening> {
-  const asked = window.__OPENING_AT_LOAD__;
-  if (!asked) return opening();
-  return asked.catch((error: unknown) => {
-    throw toCommandError(error);
-  });
+export function openingAtLoad(): FirstOpening {
+  const early = window.__OPENING_AT_LOAD__;
+  if (!early) return { later: opening() };
+  if (early.answer) return { now: early.answer };
+  return {
+    later: early.asked.catch((error: unknown) => {
+      throw toCommandError(error);
+    }),
+  };
 }
 
 /** Puts each damaged setting back to its default. */
