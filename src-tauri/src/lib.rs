@@ -47,12 +47,9 @@ pub fn run() {
                 version = env!("CARGO_PKG_VERSION"),
                 "Loyalty Counter started"
             );
-            // The window first (`create: false` in tauri.conf.json), and nothing after it
-            // that blocks: the event loop maps it at once, before WebKit's web process is
-            // up. Mapped while that process starts, the window would wait for it in a
-            // synchronous exchange the process cannot answer yet, until a half-second
-            // time-out (seen with strace: each side waiting for the other). The till
-            // opens meanwhile, in the background; the page's calls wait for it.
+            // The window first (`create: false` in tauri.conf.json), hidden until its page
+            // has loaded (below), and nothing after it that blocks. The till opens
+            // meanwhile, in the background; the page's calls wait for it.
             let window = app
                 .config()
                 .app
@@ -91,6 +88,19 @@ pub fn run() {
                 }
             });
             Ok(())
+        })
+        // The window appears once its page has loaded, with the first screen built: not
+        // blank, and not mapped while WebKit's web process starts up. Mapped then, it
+        // waited for that process in a synchronous exchange the process could not yet
+        // answer, until a half-second time-out (seen with strace: each side waiting for
+        // the other), in about half of all starts; and painting the empty window took
+        // the cores the page was loading on.
+        .on_page_load(|webview, payload| {
+            if payload.event() == tauri::webview::PageLoadEvent::Finished
+                && let Err(err) = webview.window().show()
+            {
+                tracing::error!(%err, "the window could not be shown");
+            }
         })
         // A kiosk's window does not close: not by Alt+F4, not by the window manager.
         .on_window_event(|window, event| {
