@@ -5,6 +5,7 @@ fn main() {
     let commands = tauri_build::AppManifest::new().commands(&[
         "app_info",
         "first_screen_shown",
+        "first_screen_built",
         "check_base_url",
         "check_amount",
         "connect",

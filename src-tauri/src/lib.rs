@@ -89,12 +89,13 @@ pub fn run() {
             });
             Ok(())
         })
-        // The window appears once its page has loaded, with the first screen built: not
-        // blank, and not mapped while WebKit's web process starts up. Mapped then, it
-        // waited for that process in a synchronous exchange the process could not yet
-        // answer, until a half-second time-out (seen with strace: each side waiting for
-        // the other), in about half of all starts; and painting the empty window took
-        // the cores the page was loading on.
+        // The window appears when the page has built its first screen
+        // (`first_screen_built`), or at the latest once the page has loaded: not blank,
+        // and not mapped while WebKit's web process starts up. Mapped then, it waited for
+        // that process in a synchronous exchange the process could not yet answer, until
+        // a half-second time-out (seen with strace: each side waiting for the other), in
+        // about half of all starts; and painting the empty window took the cores the page
+        // was loading on.
         .on_page_load(|webview, payload| {
             if payload.event() == tauri::webview::PageLoadEvent::Finished
                 && let Err(err) = webview.window().show()
@@ -113,6 +114,7 @@ pub fn run() {
         .invoke_handler(tauri::generate_handler![
             commands::app_info,
             commands::first_screen_shown,
+            commands::first_screen_built,
             commands::check_base_url,
             commands::check_amount,
             commands::connect,

@@ -111,6 +111,14 @@ pub enum FirstScreen {
     Trouble,
 }
 
+/// The page has built its first screen: the window, created hidden, appears.
+#[tauri::command]
+pub fn first_screen_built(window: tauri::WebviewWindow) {
+    if let Err(err) = window.show() {
+        tracing::error!(%err, "the window could not be shown");
+    }
+}
+
 /// The window shows its first screen, `page_millis` after its page began to load: the
 /// log notes how long start-up took.
 #[tauri::command]

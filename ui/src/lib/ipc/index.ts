@@ -171,6 +171,11 @@ export function appInfo(): Promise<AppInfo> {
   return call<AppInfo>('app_info');
 }
 
+/** Tells the shell the page has built its first screen: the window appears. */
+export function firstScreenBuilt(): Promise<void> {
+  return call<void>('first_screen_built');
+}
+
 /** Tells the log the window shows its first screen (it notes how long start-up took). */
 export function firstScreenShown(screen: FirstScreen): Promise<void> {
   return call<void>('first_screen_shown', { screen, pageMillis: Math.round(performance.now()) });
