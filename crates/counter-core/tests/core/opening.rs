@@ -73,6 +73,34 @@ async fn a_key_file_holding_garbage_opens_the_till_without_a_key_and_a_new_key_r
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_that_could_not_be_read_stays_a_trouble_until_forgotten_and_is_read_again_at_the_next_open()
+ {
+    let env = Env::start().await;
+    env.counter().await.close().await;
+    let file = env.till_dir().join("api-key");
+    std::fs::write(&file, b"not a key\n").unwrap();
+
+    let counter = env.open_with(test_config()).await;
+    let unreadable = [Trouble::KeyFileNotAKey { path: file.clone() }];
+    assert_eq!(counter.troubles().unwrap(), unreadable);
+    assert_eq!(counter.troubles().unwrap(), unreadable, "asked again");
+    // Use another key: the unreadable one is forgotten, and with it the trouble.
+    counter.disconnect().unwrap();
+    assert!(counter.troubles().unwrap().is_empty());
+    assert!(!file.exists());
+    counter.close().await;
+
+    // The key is read when the till opens: a good one put there meanwhile is used.
+    std::fs::write(&file, env.key.as_bytes()).unwrap();
+    let counter = env.open_with(test_config()).await;
+    assert!(counter.troubles().unwrap().is_empty());
+    assert!(
+        counter.connection().is_some(),
+        "the key in the file is in use"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_key_file_that_cannot_be_read_opens_the_till_and_says_so() {
     let env = Env::start().await;
     env.counter().await.close().await;
