@@ -48,8 +48,8 @@ pub fn run() {
                 "Loyalty Counter started"
             );
             // The window first (`create: false` in tauri.conf.json), hidden until its page
-            // has loaded (below), and nothing after it that blocks. The till opens
-            // meanwhile, in the background; the page's calls wait for it.
+            // has built its first screen (below), and nothing after it that blocks. The
+            // till opens meanwhile, in the background; the page's calls wait for it.
             let window = app
                 .config()
                 .app
