@@ -159,11 +159,11 @@ async fn main() -> Result<()> {
         "≤ 1.20×",
     );
     // WebKitGTK at times waits out a half-second time-out when a window is mapped while
-    // its web process starts: the app shows its window once its page has loaded and
-    // does not meet it; the bare window, mapped at once, does at random. The plain
-    // median can then set a stalled bare window against the app: this line sets like
-    // against like (the starts within 300 ms of each one's fastest, the time-out being
-    // 500 ms).
+    // its web process starts: the app shows its window once its page has built its
+    // first screen and does not meet it; the bare window, mapped at once, does at
+    // random. The plain median can then set a stalled bare window against the app: this
+    // line sets like against like (the starts within 300 ms of each one's fastest, the
+    // time-out being 500 ms).
     let unstalled = |starts: &[Start]| -> Vec<f64> {
         let times: Vec<f64> = starts.iter().map(|s| ms(s.ready)).collect();
         let fastest = times.iter().copied().fold(f64::INFINITY, f64::min);

@@ -73,8 +73,7 @@ async fn a_key_file_holding_garbage_opens_the_till_without_a_key_and_a_new_key_r
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_key_that_could_not_be_read_stays_a_trouble_until_forgotten_and_is_read_again_at_the_next_open()
- {
+async fn an_unreadable_key_stays_a_trouble_until_forgotten_and_is_read_at_the_next_open() {
     let env = Env::start().await;
     env.counter().await.close().await;
     let file = env.till_dir().join("api-key");
