@@ -21,6 +21,10 @@ pub use commands::{AppInfo, ConnectionView};
 pub use error::CommandError;
 pub use trouble::TroubleView;
 
+/// How long after its page has loaded the window appears, should the page not have
+/// built its first screen by then (a script that failed).
+const SHOWN_AT_THE_LATEST: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Builds and runs the app until its last window closes.
 ///
 /// # Panics
@@ -90,17 +94,24 @@ pub fn run() {
             Ok(())
         })
         // The window appears when the page has built its first screen
-        // (`first_screen_built`), or at the latest once the page has loaded: not blank,
-        // and not mapped while WebKit's web process starts up. Mapped then, it waited for
-        // that process in a synchronous exchange the process could not yet answer, until
-        // a half-second time-out (seen with strace: each side waiting for the other), in
-        // about half of all starts; and painting the empty window took the cores the page
-        // was loading on.
+        // (`first_screen_built`), not while WebKit's web process starts up: mapped then,
+        // it waited for that process in a synchronous exchange the process could not yet
+        // answer, until a half-second time-out (seen with strace: each side waiting for
+        // the other), in about half of all starts. Should the page's script never get that
+        // far, the window appears anyway, a moment after the page has loaded. (WebKit
+        // says the page has loaded before its module script has run: showing the window
+        // then showed it blank, ~45 ms before the counter.)
         .on_page_load(|webview, payload| {
-            if payload.event() == tauri::webview::PageLoadEvent::Finished
-                && let Err(err) = webview.window().show()
-            {
-                tracing::error!(%err, "the window could not be shown");
+            if payload.event() == tauri::webview::PageLoadEvent::Finished {
+                let window = webview.window();
+                tauri::async_runtime::spawn(async move {
+                    tokio::time::sleep(SHOWN_AT_THE_LATEST).await;
+                    if !window.is_visible().unwrap_or(true)
+                        && let Err(err) = window.show()
+                    {
+                        tracing::error!(%err, "the window could not be shown");
+                    }
+                });
             }
         })
         // A kiosk's window does not close: not by Alt+F4, not by the window manager.
