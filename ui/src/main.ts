@@ -7,8 +7,10 @@ const target = document.getElementById('app');
 if (!target) throw new Error('the page has no #app element');
 
 const app = mount(App, { target });
-// The window, hidden until now, appears; meanwhile WebKit styles and lays out the first
-// screen (reading a size forces it), so the first frame after mapping only paints.
-void firstScreenBuilt().catch(() => {});
+// WebKit styles and lays out the first screen (reading a size forces it), then the
+// window, hidden until now, appears: it paints at once, and mapping it does not take the
+// core the layout runs on (the page's part of start-up, median of 15 starts: 70 ms when
+// the window appeared first, 61 ms so).
 void document.body.offsetHeight;
+void firstScreenBuilt().catch(() => {});
 export default app;
