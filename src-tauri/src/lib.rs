@@ -106,10 +106,8 @@ pub fn run() {
                 let window = webview.window();
                 tauri::async_runtime::spawn(async move {
                     tokio::time::sleep(SHOWN_AT_THE_LATEST).await;
-                    if !window.is_visible().unwrap_or(true)
-                        && let Err(err) = window.show()
-                    {
-                        tracing::error!(%err, "the window could not be shown");
+                    if !window.is_visible().unwrap_or(true) {
+                        show_window(&window);
                     }
                 });
             }
@@ -177,6 +175,13 @@ pub fn run() {
         ])
         .run(tauri::generate_context!())
         .expect("the Tauri runtime failed to start");
+}
+
+/// Shows the main window, created hidden (see `on_page_load` in [`run`]).
+fn show_window(window: &tauri::Window) {
+    if let Err(err) = window.show() {
+        tracing::error!(%err, "the window could not be shown");
+    }
 }
 
 fn focus_main_window(app: &tauri::AppHandle) {

@@ -113,10 +113,8 @@ pub enum FirstScreen {
 
 /// The page has built its first screen: the window, created hidden, appears.
 #[tauri::command]
-pub fn first_screen_built(window: tauri::WebviewWindow) {
-    if let Err(err) = window.show() {
-        tracing::error!(%err, "the window could not be shown");
-    }
+pub fn first_screen_built(window: tauri::Window) {
+    crate::show_window(&window);
 }
 
 /// The window shows its first screen, `page_millis` after its page began to load: the

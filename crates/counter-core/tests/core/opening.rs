@@ -54,11 +54,16 @@ async fn after_use_another_key_a_restart_knows_no_business() {
     assert!(counter.settings().unwrap().base_url.is_some());
 }
 
+/// The key file of the till in `env`, once that till has connected and closed.
+async fn closed_till_key_file(env: &Env) -> std::path::PathBuf {
+    env.counter().await.close().await;
+    env.till_dir().join("api-key")
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_key_file_holding_garbage_opens_the_till_without_a_key_and_a_new_key_replaces_it() {
     let env = Env::start().await;
-    env.counter().await.close().await;
-    let file = env.till_dir().join("api-key");
+    let file = closed_till_key_file(&env).await;
     std::fs::write(&file, b"\xff\xfe garbage\n").unwrap();
 
     let counter = env.open_with(test_config()).await;
@@ -75,8 +80,7 @@ async fn a_key_file_holding_garbage_opens_the_till_without_a_key_and_a_new_key_r
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unreadable_key_stays_a_trouble_until_forgotten_and_is_read_at_the_next_open() {
     let env = Env::start().await;
-    env.counter().await.close().await;
-    let file = env.till_dir().join("api-key");
+    let file = closed_till_key_file(&env).await;
     std::fs::write(&file, b"not a key\n").unwrap();
 
     let counter = env.open_with(test_config()).await;
@@ -102,8 +106,7 @@ async fn an_unreadable_key_stays_a_trouble_until_forgotten_and_is_read_at_the_ne
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_key_file_that_cannot_be_read_opens_the_till_and_says_so() {
     let env = Env::start().await;
-    env.counter().await.close().await;
-    let file = env.till_dir().join("api-key");
+    let file = closed_till_key_file(&env).await;
     // Not a file any more (permissions cannot stop the root user the tests may run as).
     std::fs::remove_file(&file).unwrap();
     std::fs::create_dir(&file).unwrap();
