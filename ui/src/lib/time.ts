@@ -1,10 +1,11 @@
 // "12 minutes ago, at 14:03": when something happened, as a cashier says it.
+import { catalogue } from './i18n/catalogue';
 import type { Lang } from './i18n/problems';
 import { tr } from './i18n/strings';
 
 /** The wall-clock time of `at` in the till's zone, 24-hour (14:03). */
 export function clockTime(at: Date, lang: Lang): string {
-  return at.toLocaleTimeString(lang === 'fr' ? 'fr-FR' : 'en-GB', { hour: '2-digit', minute: '2-digit', hour12: false });
+  return at.toLocaleTimeString(catalogue(lang).locale, { hour: '2-digit', minute: '2-digit', hour12: false });
 }
 
 /** How long ago `iso` was, seen from `now`, with the time it happened. */
@@ -20,7 +21,7 @@ export function agoAt(iso: string, now: Date, lang: Lang): string {
 
 /** A date and time for lists (the queue, last visit long ago). */
 export function dateTime(iso: string, lang: Lang): string {
-  return new Date(iso).toLocaleString(lang === 'fr' ? 'fr-FR' : 'en-GB', {
+  return new Date(iso).toLocaleString(catalogue(lang).locale, {
     day: 'numeric',
     month: 'short',
     hour: '2-digit',
