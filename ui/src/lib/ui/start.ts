@@ -1,0 +1,11 @@
+// Work the first screen does not need (the demo's samples, the customers for search)
+// waits until that screen is on display: on two cores it took the time the first screen
+// is drawn in (whole start, median of 20 interleaved starts: 252.5 ms with it, 244.5
+// without).
+let shown: () => void = () => {};
+/** Resolves once the app's first screen is on display (App says so). */
+export const firstScreenOnDisplay = new Promise<void>((resolve) => (shown = resolve));
+/** Said by App on the frame after its first screen was drawn. */
+export function firstScreenIsOnDisplay(): void {
+  shown();
+}
