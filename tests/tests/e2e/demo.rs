@@ -77,10 +77,16 @@ async fn try_the_demo_connects_to_the_built_in_server_with_a_test_key() -> anyho
         );
         shot(&app.driver, "settings").await?;
 
-        // French from the settings, at once, everywhere.
+        // French from the settings, everywhere (its words are fetched on the first
+        // switch: a moment).
         app.driver.find(By::Id("lang-fr")).await?.click().await?;
-        let tab = app.driver.find(By::Id("nav-counter")).await?.text().await?;
-        ensure!(tab.contains("Comptoir"), "counter tab in French: {tab:?}");
+        support::text_until(
+            &app.driver,
+            By::Id("nav-counter"),
+            Duration::from_secs(5),
+            |tab| tab.contains("Comptoir"),
+        )
+        .await?;
         shot(&app.driver, "settings-fr").await?;
         app.driver.find(By::Id("lang-en")).await?.click().await?;
         Ok(())

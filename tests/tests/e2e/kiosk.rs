@@ -201,5 +201,22 @@ async fn turned_on_in_settings_behind_the_pin_a_kiosk_comes_back_after_a_restart
         Ok(())
     }
     .await;
+    let home = app.home().to_path_buf();
+    app.finish(outcome).await?;
+    support::wait_until_closed(&home).await?;
+    // Started again: French from the first screen (its words are fetched before it).
+    let app = App::relaunch(name, &["--demo"]).await?;
+    let outcome = async {
+        let welcome = shown(&app.driver, By::Css("#kiosk h1"), Duration::from_secs(30))
+            .await?
+            .text()
+            .await?;
+        ensure!(
+            welcome.starts_with("Bienvenue"),
+            "after a restart in French the kiosk says {welcome:?}"
+        );
+        Ok(())
+    }
+    .await;
     app.finish(outcome).await
 }
