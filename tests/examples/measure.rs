@@ -5,7 +5,9 @@
 //!   "first screen on display" on the frame after it drew the counter; the bare window
 //!   says "first paint" at the same moment of its own page), median of five runs,
 //!   the two interleaved; and the same over the starts WebKit did not stall for half a
-//!   second (`unstalled`), with more runs (at most 15) until each side has five;
+//!   second (`unstalled`), with more runs (at most 15) until each side has five; and
+//!   of those, the part before the page began to load and the page's own part (each
+//!   subject's `page_millis`);
 //! - idle memory: PSS summed over the process tree (the app and its WebKit processes),
 //!   five seconds after that, median of the same five runs;
 //! - sizes: the release binaries and the `.deb` packages;
@@ -55,6 +57,8 @@ struct Subject {
 /// What one start of a subject gave.
 struct Start {
     ready: Duration,
+    /// Of `ready`, the part since the page began to load (as the subject says).
+    page: Option<Duration>,
     pss_kib: u64,
 }
 
@@ -185,8 +189,35 @@ async fn main() -> Result<()> {
             bare_starts.len()
         ),
         "ms",
-        median(app_unstalled),
-        median(bare_unstalled),
+        median(app_unstalled.iter().map(|s| ms(s.ready)).collect()),
+        median(bare_unstalled.iter().map(|s| ms(s.ready)).collect()),
+        "",
+    );
+    // Where the time goes: before the page began to load (the process, the window,
+    // WebKit's processes) and the page's own part, over the starts without the stall.
+    let part = |starts: &[Start], page: bool| -> f64 {
+        median(
+            unstalled(starts)
+                .iter()
+                .filter_map(|s| {
+                    let of_page = ms(s.page?);
+                    Some(if page { of_page } else { ms(s.ready) - of_page })
+                })
+                .collect(),
+        )
+    };
+    compare(
+        "    before the page",
+        "ms",
+        part(&app_starts, false),
+        part(&bare_starts, false),
+        "",
+    );
+    compare(
+        "    the page",
+        "ms",
+        part(&app_starts, true),
+        part(&bare_starts, true),
         "",
     );
     compare(
@@ -243,10 +274,11 @@ fn start(subject: &Subject, home: &Path) -> Result<Start> {
     let mut child = command
         .spawn()
         .with_context(|| format!("{} did not start", subject.binary.display()))?;
-    let outcome = wait_ready(subject, &mut child, began).and_then(|ready| {
+    let outcome = wait_ready(subject, &mut child, began).and_then(|(ready, page)| {
         std::thread::sleep(IDLE);
         Ok(Start {
             ready,
+            page,
             pss_kib: tree_pss_kib(child.id())?,
         })
     });
@@ -266,7 +298,13 @@ fn start(subject: &Subject, home: &Path) -> Result<Start> {
     outcome
 }
 
-fn wait_ready(subject: &Subject, child: &mut Child, began: Instant) -> Result<Duration> {
+/// How long the subject took to say it is ready, and the part of it since its page began
+/// to load (its line's `page_millis`).
+fn wait_ready(
+    subject: &Subject,
+    child: &mut Child,
+    began: Instant,
+) -> Result<(Duration, Option<Duration>)> {
     let stderr = child.stderr.take().context("stderr")?;
     let (tx, rx) = mpsc::channel();
     let ready = subject.ready;
@@ -275,7 +313,7 @@ fn wait_ready(subject: &Subject, child: &mut Child, began: Instant) -> Result<Du
     std::thread::spawn(move || {
         for line in BufReader::new(stderr).lines().map_while(Result::ok) {
             if line.contains(ready) {
-                let _ = tx.send(began.elapsed());
+                let _ = tx.send((began.elapsed(), page_millis(&line)));
             }
         }
     });
@@ -285,6 +323,13 @@ fn wait_ready(subject: &Subject, child: &mut Child, began: Instant) -> Result<Du
             subject.name, subject.ready
         )
     })
+}
+
+/// `page_millis=N` in a log line (the app's may carry colour codes around it).
+fn page_millis(line: &str) -> Option<Duration> {
+    let after = &line[line.find("page_millis=")? + "page_millis=".len()..];
+    let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
+    Some(Duration::from_millis(digits.parse().ok()?))
 }
 
 /// The PSS of `root` and every process under it, from `/proc`.
@@ -458,16 +503,21 @@ async fn enrol(server: &Server, n: usize) -> Result<Vec<(String, String)>> {
     Ok(cards)
 }
 
-/// The start-up times of the starts WebKit did not stall. WebKitGTK at times waits out a
+/// The starts WebKit did not stall. WebKitGTK at times waits out a
 /// half-second time-out when a window is mapped while its web process starts: the app
 /// shows its window once its page has built its first screen and does not meet it; the
 /// bare window, mapped at once, does at random. The plain median can then set a stalled
 /// bare window against the app: the line of these sets like against like (the starts
 /// within 300 ms of each side's fastest, the time-out being 500 ms).
-fn unstalled(starts: &[Start]) -> Vec<f64> {
-    let times: Vec<f64> = starts.iter().map(|s| ms(s.ready)).collect();
-    let fastest = times.iter().copied().fold(f64::INFINITY, f64::min);
-    times.into_iter().filter(|t| *t < fastest + 300.0).collect()
+fn unstalled(starts: &[Start]) -> Vec<&Start> {
+    let fastest = starts
+        .iter()
+        .map(|s| ms(s.ready))
+        .fold(f64::INFINITY, f64::min);
+    starts
+        .iter()
+        .filter(|s| ms(s.ready) < fastest + 300.0)
+        .collect()
 }
 
 fn ms(d: Duration) -> f64 {
