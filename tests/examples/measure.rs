@@ -58,7 +58,7 @@ struct Subject {
 struct Start {
     ready: Duration,
     /// Of `ready`, the part since the page began to load (as the subject says).
-    page: Option<Duration>,
+    page: Duration,
     pss_kib: u64,
 }
 
@@ -180,6 +180,9 @@ async fn main() -> Result<()> {
         "≤ 1.20×",
     );
     let (app_unstalled, bare_unstalled) = (unstalled(&app_starts), unstalled(&bare_starts));
+    let median_of = |starts: &[&Start], part: fn(&Start) -> Duration| {
+        median(starts.iter().map(|s| ms(part(s))).collect())
+    };
     compare(
         &format!(
             "  without WebKit's stall ({}/{}, {}/{})",
@@ -189,35 +192,25 @@ async fn main() -> Result<()> {
             bare_starts.len()
         ),
         "ms",
-        median(app_unstalled.iter().map(|s| ms(s.ready)).collect()),
-        median(bare_unstalled.iter().map(|s| ms(s.ready)).collect()),
+        median_of(&app_unstalled, |s| s.ready),
+        median_of(&bare_unstalled, |s| s.ready),
         "",
     );
     // Where the time goes: before the page began to load (the process, the window,
     // WebKit's processes) and the page's own part, over the starts without the stall.
-    let part = |starts: &[Start], page: bool| -> f64 {
-        median(
-            unstalled(starts)
-                .iter()
-                .filter_map(|s| {
-                    let of_page = ms(s.page?);
-                    Some(if page { of_page } else { ms(s.ready) - of_page })
-                })
-                .collect(),
-        )
-    };
+    let before_page: fn(&Start) -> Duration = |s| s.ready - s.page;
     compare(
         "    before the page",
         "ms",
-        part(&app_starts, false),
-        part(&bare_starts, false),
+        median_of(&app_unstalled, before_page),
+        median_of(&bare_unstalled, before_page),
         "",
     );
     compare(
         "    the page",
         "ms",
-        part(&app_starts, true),
-        part(&bare_starts, true),
+        median_of(&app_unstalled, |s| s.page),
+        median_of(&bare_unstalled, |s| s.page),
         "",
     );
     compare(
@@ -304,7 +297,7 @@ fn wait_ready(
     subject: &Subject,
     child: &mut Child,
     began: Instant,
-) -> Result<(Duration, Option<Duration>)> {
+) -> Result<(Duration, Duration)> {
     let stderr = child.stderr.take().context("stderr")?;
     let (tx, rx) = mpsc::channel();
     let ready = subject.ready;
@@ -317,15 +310,22 @@ fn wait_ready(
             }
         }
     });
-    rx.recv_timeout(Duration::from_secs(60)).with_context(|| {
+    let (elapsed, page) = rx.recv_timeout(Duration::from_secs(60)).with_context(|| {
         format!(
             "{} did not say {:?} within 60 s",
             subject.name, subject.ready
         )
-    })
+    })?;
+    let page = page.with_context(|| {
+        format!(
+            "{} said {:?} without its page_millis: build it again",
+            subject.name, subject.ready
+        )
+    })?;
+    Ok((elapsed, page))
 }
 
-/// `page_millis=N` in a log line (the app's may carry colour codes around it).
+/// `page_millis=N` in a ready line: the digits after it.
 fn page_millis(line: &str) -> Option<Duration> {
     let after = &line[line.find("page_millis=")? + "page_millis=".len()..];
     let digits: String = after.chars().take_while(char::is_ascii_digit).collect();

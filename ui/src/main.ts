@@ -1,8 +1,7 @@
 import { mount } from 'svelte';
 import App from './App.svelte';
-import { loadLanguage } from './lib/i18n/catalogue';
 import { firstScreenBuilt } from './lib/ipc';
-import { prefs } from './lib/ui/prefs.svelte';
+import { languageReady } from './lib/ui/prefs.svelte';
 import './app.css';
 
 const target = document.getElementById('app');
@@ -12,7 +11,7 @@ if (!target) throw new Error('the page has no #app element');
 // another language is fetched first. (Not a top-level await: the build would then move
 // the code the entry shares with the lazy screens into a chunk of its own, one more
 // fetch before the first screen.)
-void loadLanguage(prefs.lang).then(() => {
+void languageReady.then(() => {
   mount(App, { target });
   // WebKit styles and lays out the first screen (reading a size forces it), then the
   // window, hidden until now, appears: it paints at once, and mapping it does not take

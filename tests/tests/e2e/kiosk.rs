@@ -1,7 +1,7 @@
 //! The kiosk, end to end, under a window manager (full screen only takes effect under
 //! one): a customer's check-in records one visit and refuses the repeat in words; idle,
 //! it goes home; Escape, Alt+F4 and the window manager's close leave it in place;
-//! leaving takes the PIN; a restart comes back as a kiosk.
+//! leaving takes the PIN; a restart comes back as a kiosk, in the language it last spoke.
 
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -151,7 +151,7 @@ async fn a_customer_checks_in_once_the_kiosk_holds_its_window_and_only_the_pin_l
 }
 
 #[tokio::test]
-async fn turned_on_in_settings_behind_the_pin_a_kiosk_comes_back_after_a_restart()
+async fn turned_on_in_settings_behind_the_pin_a_kiosk_comes_back_after_a_restart_in_the_language_it_last_spoke()
 -> anyhow::Result<()> {
     let _wm = WindowManager::start()?;
     let name = "kiosk-restart";

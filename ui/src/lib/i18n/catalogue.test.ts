@@ -1,7 +1,8 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 // Each test loads the modules afresh: French not yet fetched, as when the app starts.
 beforeEach(() => vi.resetModules());
+afterEach(() => localStorage.clear());
 
 describe('loadLanguage', () => {
   it('has English in hand, and French once it has been loaded', async () => {
@@ -25,7 +26,15 @@ describe('setLang', () => {
     expect(prefs.lang).toBe('fr');
     expect(tr(prefs.lang, 'language')).toBe('Langue');
     expect(localStorage.getItem('loyalty-counter.lang')).toBe('fr');
-    await setLang('en');
+  });
+
+  it('starts a till kept in French in French, once its words are in', async () => {
+    localStorage.setItem('loyalty-counter.lang', 'fr');
+    const { languageReady, prefs } = await import('../ui/prefs.svelte');
+    const { tr } = await import('./strings');
+    await languageReady;
+    expect(prefs.lang).toBe('fr');
+    expect(tr(prefs.lang, 'language')).toBe('Langue');
   });
 
   it('follows the last tap when French is still loading', async () => {

@@ -1,8 +1,8 @@
 // Each language the app speaks, as one catalogue of all its words: the screens'
 // sentences (strings.ts), the service's problem codes and HTTP statuses (problems.ts)
 // and the app's own error codes (errors.ts). English is always loaded; another language
-// is fetched when the till first speaks it (main.ts before the first screen, setLang
-// on a switch), so a till in English starts without parsing French.
+// is fetched when the till first speaks it (lib/ui/prefs: before the first screen, or on
+// a switch), so a till in English starts without parsing French.
 import type { ErrorCode, ProblemCode } from '../ipc';
 import { en } from './en';
 import type { Lang } from './problems';
@@ -34,7 +34,7 @@ export function catalogue(lang: Lang): Catalogue {
   return loaded[lang] ?? en;
 }
 
-/** Loads the words of `lang`, once: when it resolves, `catalogue(lang)` gives them. */
+/** Loads the words of `lang` (their module is fetched once): then `catalogue(lang)` gives them. */
 export async function loadLanguage(lang: Lang): Promise<void> {
   loaded[lang] ??= await loaders[lang]();
 }

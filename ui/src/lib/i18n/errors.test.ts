@@ -25,7 +25,14 @@ describe('describeError', () => {
     expect(describeError(refusalError(refusal), 'en')).toMatch(/current state/);
   });
 
-  it("explains the app's own codes in the chosen language", () => {
+  it('says when a locked PIN opens again on the 24-hour clock, as every time on screen', () => {
+    const until = new Date(2026, 10, 24, 14, 3).toISOString();
+    const locked: CommandError = { ...own('pin_refused'), data: { type: 'pin', reason: { kind: 'locked', until } } };
+    expect(describeError(locked, 'en')).toContain('14:03');
+    expect(describeError(locked, 'fr')).toContain('14:03');
+  });
+
+    it("explains the app's own codes in the chosen language", () => {
     expect(describeError(own('service_unreachable'), 'fr')).toContain('injoignable');
   });
 

@@ -2,7 +2,8 @@
 // their problem code (else their HTTP status), the app's own errors by their code and
 // the data they carry (amounts, limits, names), all in the app's words. The English
 // message from Rust is never the sentence; it waits in the details.
-import type { BaseUrlProblem, CommandError, ErrorCode, ErrorData, RefusalView, TextField } from '../ipc';
+import type { BaseUrlProblem, CommandError, ErrorData, RefusalView, TextField } from '../ipc';
+import { clockTime } from '../time';
 import { catalogue } from './catalogue';
 import { describeRefusal, type Lang } from './problems';
 import { tr } from './strings';
@@ -110,7 +111,7 @@ function describeData(data: ErrorData, lang: Lang): string {
         case 'wrong':
           return tr(lang, 'pin_wrong', { n: r.tries_left });
         case 'locked':
-          return tr(lang, 'pin_locked', { time: new Date(r.until).toLocaleTimeString(lang, { hour: '2-digit', minute: '2-digit' }) });
+          return tr(lang, 'pin_locked', { time: clockTime(new Date(r.until), lang) });
       }
       break;
     }

@@ -1,6 +1,6 @@
-// What each problem code of the API means for a cashier, in words, in each language the
-// app speaks. The UI branches on the code, never on the service's title or detail.
-// Codes the app does not know yet are explained by their HTTP status, as the API asks.
+// A problem of the API in a cashier's words: by its code (each language's catalogue has
+// every code's words), else by its HTTP status, as the API asks of codes the app does not
+// know yet. The UI branches on the code, never on the service's title or detail.
 
 import type { RefusalView } from '../ipc';
 import { catalogue } from './catalogue';

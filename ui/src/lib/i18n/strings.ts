@@ -1,6 +1,7 @@
 // The app's sentences, in the language asked: their words are in each language's
-// catalogue (en.ts, fr.ts; catalogue.ts loads them). A sentence with a count has a form per plural category of the language
-// (`Intl.PluralRules`), chosen by its `n`: never a bracketed plural ending.
+// catalogue (en.ts, fr.ts; catalogue.ts loads them). A sentence with a count has a form
+// per plural category of the language (`Intl.PluralRules`), chosen by its `n`: never a
+// bracketed plural ending.
 import { catalogue } from './catalogue';
 import type { Key } from './en';
 import type { Lang } from './problems';
@@ -12,7 +13,8 @@ type Plural = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
 /** A sentence, or its forms by plural category. */
 export type Entry = string | Plural;
 
-// By locale, made when a language first counts something.
+// By the locale of the words in hand (English's, until another language is loaded),
+// made when a language first counts something.
 const pluralRules = new Map<string, Intl.PluralRules>();
 
 /**

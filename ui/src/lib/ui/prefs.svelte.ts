@@ -11,18 +11,34 @@ function initial(): Lang {
   return systemLang(typeof navigator === 'undefined' ? undefined : navigator.language);
 }
 
-export const prefs = $state<{ lang: Lang }>({ lang: initial() });
+// `prefs.lang` only ever names a language whose words are loaded (English's always are):
+// a language is spoken once its words are in.
+export const prefs = $state<{ lang: Lang }>({ lang: 'en' });
 
 // The language last asked for: a switch whose words arrive after a later one's is
 // dropped, so the cashier's last tap decides.
-let asked: Lang = prefs.lang;
+let asked: Lang = 'en';
 
-/** Speaks `lang` from now on (once its words are loaded) and remembers it. */
-export async function setLang(lang: Lang): Promise<void> {
+/** Speaks `lang` once its words are in; false if they could not be, or a later choice came. */
+async function speak(lang: Lang): Promise<boolean> {
   asked = lang;
-  await loadLanguage(lang);
-  if (asked !== lang) return;
+  try {
+    await loadLanguage(lang);
+  } catch (error) {
+    console.error(`the words of "${lang}" could not be loaded`, error);
+    return false;
+  }
+  if (asked !== lang) return false;
   prefs.lang = lang;
+  return true;
+}
+
+/** The till's own language, in use (English should its words fail): the first screen waits for it. */
+export const languageReady: Promise<void> = speak(initial()).then(() => {});
+
+/** Speaks `lang` from now on, once its words are in, and remembers it. Never rejects. */
+export async function setLang(lang: Lang): Promise<void> {
+  if (!(await speak(lang))) return;
   try {
     localStorage.setItem(STORED, lang);
   } catch {
