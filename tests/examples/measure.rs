@@ -126,15 +126,8 @@ async fn main() -> Result<()> {
     };
 
     // The figures: the first five runs.
-    let median_ms = |starts: &[Start]| median(starts[..RUNS].iter().map(|s| ms(s.ready)).collect());
-    let median_mb = |starts: &[Start]| {
-        median(
-            starts[..RUNS]
-                .iter()
-                .map(|s| s.pss_kib as f64 / 1024.0)
-                .collect(),
-        )
-    };
+    let median_ms = |starts: &[Start]| median_of(&starts[..RUNS], |s| ms(s.ready));
+    let median_mb = |starts: &[Start]| median_of(&starts[..RUNS], |s| s.pss_kib as f64 / 1024.0);
     let size_mb = |path: &Path| -> Result<f64> {
         Ok(std::fs::metadata(path)
             .with_context(|| format!("{} is missing: run `make bundle`", path.display()))?
@@ -180,9 +173,6 @@ async fn main() -> Result<()> {
         "≤ 1.20×",
     );
     let (app_unstalled, bare_unstalled) = (unstalled(&app_starts), unstalled(&bare_starts));
-    let median_of = |starts: &[&Start], part: fn(&Start) -> Duration| {
-        median(starts.iter().map(|s| ms(part(s))).collect())
-    };
     compare(
         &format!(
             "  without WebKit's stall ({}/{}, {}/{})",
@@ -192,25 +182,25 @@ async fn main() -> Result<()> {
             bare_starts.len()
         ),
         "ms",
-        median_of(&app_unstalled, |s| s.ready),
-        median_of(&bare_unstalled, |s| s.ready),
+        median_of(app_unstalled.iter().copied(), |s| ms(s.ready)),
+        median_of(bare_unstalled.iter().copied(), |s| ms(s.ready)),
         "",
     );
     // Where the time goes: before the page began to load (the process, the window,
     // WebKit's processes) and the page's own part, over the starts without the stall.
-    let before_page: fn(&Start) -> Duration = |s| s.ready - s.page;
+    let before_page = |s: &Start| ms(s.ready - s.page);
     compare(
         "    before the page",
         "ms",
-        median_of(&app_unstalled, before_page),
-        median_of(&bare_unstalled, before_page),
+        median_of(app_unstalled.iter().copied(), before_page),
+        median_of(bare_unstalled.iter().copied(), before_page),
         "",
     );
     compare(
         "    the page",
         "ms",
-        median_of(&app_unstalled, |s| s.page),
-        median_of(&bare_unstalled, |s| s.page),
+        median_of(app_unstalled.iter().copied(), |s| ms(s.page)),
+        median_of(bare_unstalled.iter().copied(), |s| ms(s.page)),
         "",
     );
     compare(
@@ -518,6 +508,11 @@ fn unstalled(starts: &[Start]) -> Vec<&Start> {
         .iter()
         .filter(|s| ms(s.ready) < fastest + 300.0)
         .collect()
+}
+
+/// The median of `part` over `starts`.
+fn median_of<'a>(starts: impl IntoIterator<Item = &'a Start>, part: impl Fn(&Start) -> f64) -> f64 {
+    median(starts.into_iter().map(part).collect())
 }
 
 fn ms(d: Duration) -> f64 {

@@ -175,9 +175,7 @@ async fn turned_on_in_settings_behind_the_pin_a_kiosk_comes_back_after_a_restart
         Ok(())
     }
     .await;
-    let home = app.home().to_path_buf();
-    app.finish(outcome).await?;
-    support::wait_until_closed(&home).await?;
+    support::finish_closed(app, outcome).await?;
     // Started again without `--kiosk`: a kiosk still, in full screen.
     let app = App::relaunch(name, &["--demo"]).await?;
     let outcome = async {
@@ -201,9 +199,7 @@ async fn turned_on_in_settings_behind_the_pin_a_kiosk_comes_back_after_a_restart
         Ok(())
     }
     .await;
-    let home = app.home().to_path_buf();
-    app.finish(outcome).await?;
-    support::wait_until_closed(&home).await?;
+    support::finish_closed(app, outcome).await?;
     // Started again: French from the first screen (its words are fetched before it).
     let app = App::relaunch(name, &["--demo"]).await?;
     let outcome = async {

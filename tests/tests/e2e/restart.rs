@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::support::own::OwnServer as Server;
-use crate::support::{connect_with, shown, text_until, wait_until_closed};
+use crate::support::{connect_with, finish_closed, shown, text_until};
 use anyhow::{Context, Result, ensure};
 use loyalty_counter_e2e::{App, data_dir_in, shot, text_of};
 use serde_json::Value;
@@ -36,9 +36,7 @@ async fn connected_then_quit(
         Ok(())
     }
     .await;
-    let home = app.home().to_path_buf();
-    app.finish(outcome).await?;
-    wait_until_closed(&home).await?;
+    finish_closed(app, outcome).await?;
     Ok((key, id))
 }
 
@@ -56,9 +54,7 @@ fn till_dir(name: &str) -> PathBuf {
 async fn restarted(name: &str, steps: impl AsyncFnOnce(&App) -> Result<()>) -> Result<()> {
     let app = App::relaunch(name, &[]).await?;
     let outcome = steps(&app).await;
-    let home = app.home().to_path_buf();
-    app.finish(outcome).await?;
-    wait_until_closed(&home).await
+    finish_closed(app, outcome).await
 }
 
 /// The counter of `business` is open, with its status bar, and Connect is not.

@@ -261,6 +261,14 @@ pub async fn connect_with(driver: &WebDriver, key: &str, base_url: &str) -> Resu
     Ok(())
 }
 
+/// Ends `app` with the test's `outcome`, then waits until it has closed: the next launch
+/// in its home is a restart.
+pub async fn finish_closed(app: loyalty_counter_e2e::App, outcome: Result<()>) -> Result<()> {
+    let home = app.home().to_path_buf();
+    app.finish(outcome).await?;
+    wait_until_closed(&home).await
+}
+
 /// Waits until the app that used the home folder `home` has ended (its till's lock is
 /// free), so that the next launch is a restart, not a second copy.
 pub async fn wait_until_closed(home: &std::path::Path) -> Result<()> {

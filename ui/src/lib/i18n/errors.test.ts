@@ -32,7 +32,7 @@ describe('describeError', () => {
     expect(describeError(locked, 'fr')).toContain('14:03');
   });
 
-    it("explains the app's own codes in the chosen language", () => {
+  it("explains the app's own codes in the chosen language", () => {
     expect(describeError(own('service_unreachable'), 'fr')).toContain('injoignable');
   });
 
