@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use counter_core::secrets::{KeyStore, SecretsConfig};
 use counter_core::settings::Settings;
 use counter_core::{Config, Connection, Counter, SystemClock, Trouble, UuidIds};
 use tauri::{AppHandle, Emitter};
@@ -57,13 +58,19 @@ impl Session {
         self.demo.is_some()
     }
 
-    /// Connects the demo's till with the key its server minted for this run.
+    /// Connects the demo's till to its server: with the key it kept from an earlier start
+    /// while the server is where it was, else with a key the server mints now.
     async fn connect_demo(&self) -> Result<Connection, CommandError> {
         let demo = self.demo.as_ref().ok_or_else(|| {
             CommandError::new(counter_core::ErrorCode::DemoFailed, "The demo stopped.")
         })?;
-        let (url, key) = (demo.sandbox_url(), demo.test_key().to_owned());
-        Ok(self.counter.connect(&url, &key).await?)
+        if demo.is_where_it_was()
+            && let Some(connection) = self.counter.connection()
+        {
+            return Ok(connection);
+        }
+        let key = demo.mint_test_key().await?;
+        Ok(self.counter.connect(&demo.sandbox_url(), &key).await?)
     }
 }
 
@@ -99,7 +106,7 @@ impl Till {
             session.connect_demo().await?;
             session
         } else {
-            let counter = open_counter(&self.app, &self.data_dir.join("till")).await?;
+            let counter = self.open_real().await?;
             opening.0.insert(Session {
                 counter,
                 demo: None,
@@ -161,7 +168,7 @@ impl Till {
             .any(|t| matches!(t, Trouble::HeldElsewhere { .. }));
         if held && !session.is_demo() {
             // The reader holds no lock: the new counter takes it if it is free.
-            let counter = open_counter(&self.app, &self.data_dir.join("till")).await?;
+            let counter = self.open_real().await?;
             self.replace(
                 &mut session,
                 Session {
@@ -201,7 +208,7 @@ impl Till {
     /// Stops the demo, if it runs, and opens the real till (not connected) in its place.
     async fn leave_demo(&self, session: &mut Session) -> Result<(), CommandError> {
         if session.is_demo() {
-            let counter = open_counter(&self.app, &self.data_dir.join("till")).await?;
+            let counter = self.open_real().await?;
             let real = Session {
                 counter,
                 demo: None,
@@ -225,10 +232,30 @@ impl Till {
         session.connect_demo().await
     }
 
+    /// The real till, whose data lives in `<data_dir>/till`.
+    async fn open_real(&self) -> Result<Counter, CommandError> {
+        open_counter(&self.app, &self.data_dir.join("till"), Config::default()).await
+    }
+
     /// The demo server started, and the demo's till opened in its own folder.
     async fn demo_session(&self) -> Result<Session, CommandError> {
         let server = DemoServer::start(&self.data_dir).await?;
-        let counter = open_counter(&self.app, &self.data_dir.join("demo/till")).await?;
+        // The demo's test key, for the app's own local server, stays in the demo's
+        // folder: it has no place in the person's keychain.
+        let secrets = SecretsConfig::FileOnly;
+        let dir = self.data_dir.join("demo/till");
+        if !server.is_where_it_was() {
+            // The key the till kept is for a server no longer there: forgotten before the
+            // till opens, so that it is not offered to whatever listens on the old port.
+            KeyStore::new(secrets.clone(), &dir)
+                .delete()
+                .map_err(counter_core::Error::from)?;
+        }
+        let config = Config {
+            secrets,
+            ..Config::default()
+        };
+        let counter = open_counter(&self.app, &dir, config).await?;
         Ok(Session {
             counter,
             demo: Some(server),
@@ -245,14 +272,12 @@ impl Till {
 }
 
 /// Opens a counter and forwards its events to the UI until it closes.
-async fn open_counter(app: &AppHandle, dir: &Path) -> Result<Counter, CommandError> {
-    let counter = Counter::open(
-        dir,
-        Config::default(),
-        Arc::new(SystemClock),
-        Arc::new(UuidIds),
-    )
-    .await?;
+async fn open_counter(
+    app: &AppHandle,
+    dir: &Path,
+    config: Config,
+) -> Result<Counter, CommandError> {
+    let counter = Counter::open(dir, config, Arc::new(SystemClock), Arc::new(UuidIds)).await?;
     let mut events = counter.subscribe();
     let app = app.clone();
     tauri::async_runtime::spawn(async move {

@@ -66,7 +66,7 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-pub use actions::setup::{DemoKeys, MintedKey};
+pub use actions::setup::{DemoBusiness, DemoKeys, MintedKey};
 pub use http::app;
 pub use keys::Mode;
 pub use state::AppState;
@@ -141,6 +141,15 @@ impl Sandbox {
             .state
             .db()
             .blocking(|conn| store::write_now(conn, |tx| actions::setup::ensure_demo(tx, now)))?)
+    }
+
+    /// Finds or creates "Demo Coffee", without minting keys: for an embedder that keeps
+    /// the key it minted in an earlier run ([`Sandbox::mint_key`] mints one).
+    pub fn demo_business(&self) -> Result<DemoBusiness, Error> {
+        let now = self.state.clock().now_ms();
+        Ok(self.state.db().blocking(|conn| {
+            store::write_now(conn, |tx| actions::setup::find_or_create_demo(tx, now))
+        })?)
     }
 
     /// Mints a key for a business with the given scopes.

@@ -241,3 +241,132 @@ async fn the_demo_is_reset_to_its_first_state_from_the_settings() -> anyhow::Res
     })
     .await
 }
+
+/// The keys the demo server holds, from its own database.
+fn keys_on_the_demo_server(app_home: &std::path::Path) -> anyhow::Result<i64> {
+    let db = rusqlite::Connection::open(
+        loyalty_counter_e2e::data_dir_in(app_home).join("demo/sandbox.db"),
+    )?;
+    Ok(db.query_row("SELECT COUNT(*) FROM api_keys", [], |row| row.get(0))?)
+}
+
+/// A visit whose answer was lost when the demo stopped goes once after a restart, with
+/// no decision asked: the demo's till keeps its key, and its server comes back where it
+/// was. (A new key each start held such a write as "sent under another key".)
+#[tokio::test]
+async fn a_restarted_demo_keeps_its_key_and_a_visit_in_doubt_goes_once() -> anyhow::Result<()> {
+    const NAME: &str = "demo-restart";
+    let wait = Duration::from_secs(15);
+    let app = App::launch_with(NAME, &["--demo"]).await?;
+    let home = app.home().to_path_buf();
+    let mut before_restart = None;
+    let outcome = async {
+        let driver = &app.driver;
+        support::shown(driver, By::Id("scan"), Duration::from_secs(30)).await?;
+        let server = support::Server::of(&app).await?;
+        let (customer, card_id) = server.customer(4).await?;
+        let customer_id = customer["id"].as_str().context("id")?.to_owned();
+        let before = support::stamps(&server.card(&customer_id, &card_id).await?)?;
+        support::scan(driver, &card_id).await?;
+        support::shown(driver, By::Id("card-panel"), wait).await?;
+        // The service records every visit but its answer never reaches the till.
+        server
+            .control(
+                "/_sandbox/faults",
+                json!({"path": "/v1/scans", "count": 1000, "drop_after_commit": true}),
+            )
+            .await?;
+        driver.active_element().await?.send_keys(Key::F1).await?;
+        let deadline = Instant::now() + wait;
+        while support::stamps(&server.card(&customer_id, &card_id).await?)? == before {
+            ensure!(
+                Instant::now() < deadline,
+                "the visit never reached the server"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        support::text_until(driver, By::Id("status-queued"), wait, |t| {
+            t.starts_with("1 ")
+        })
+        .await?;
+        before_restart = Some((server, customer_id, card_id, before));
+        Ok(())
+    }
+    .await;
+    support::finish_closed(app, outcome).await?;
+    let (server, customer_id, card_id, before) =
+        before_restart.context("the first run did not finish")?;
+    let keys = keys_on_the_demo_server(&home)?;
+
+    let app = App::relaunch(NAME, &["--demo"]).await?;
+    let outcome = async {
+        let driver = &app.driver;
+        support::text_until(driver, By::Id("status-queued"), wait, |t| {
+            t.starts_with("0 ")
+        })
+        .await?;
+        let decisions = text_of(driver, By::Id("status-decisions"), wait).await?;
+        ensure!(
+            decisions.starts_with("0 "),
+            "after the restart: {decisions:?}"
+        );
+        // The tests' key of the first run still works, at the same address: the same
+        // server, on the same port.
+        let after = support::stamps(&server.card(&customer_id, &card_id).await?)?;
+        ensure!(
+            after == before + 1,
+            "visits on the server: {before} before, {after} after the restart"
+        );
+        ensure!(
+            keys_on_the_demo_server(&home)? == keys,
+            "the restarted demo minted another key"
+        );
+        Ok(())
+    }
+    .await;
+    support::finish_closed(app, outcome).await
+}
+
+/// The demo's port at the last start, as `demo/server.json` says.
+fn demo_port(app_home: &std::path::Path) -> anyhow::Result<u16> {
+    let address: Value = serde_json::from_slice(&std::fs::read(
+        loyalty_counter_e2e::data_dir_in(app_home).join("demo/server.json"),
+    )?)?;
+    let root = address["root_url"].as_str().context("root_url")?;
+    Ok(root.rsplit_once(':').context("a port")?.1.parse()?)
+}
+
+/// When another program has taken the demo's port, the demo starts on another one with
+/// a new key, and its till is online there; the key it kept is not offered to that
+/// program.
+#[tokio::test]
+async fn a_demo_whose_port_was_taken_starts_on_another_and_connects() -> anyhow::Result<()> {
+    const NAME: &str = "demo-port-taken";
+    let app = App::launch_with(NAME, &["--demo"]).await?;
+    let home = app.home().to_path_buf();
+    let outcome = support::shown(&app.driver, By::Id("scan"), Duration::from_secs(30))
+        .await
+        .map(drop);
+    support::finish_closed(app, outcome).await?;
+    let port = demo_port(&home)?;
+    let taken = std::net::TcpListener::bind(("127.0.0.1", port))?;
+    taken.set_nonblocking(true)?;
+
+    let app = App::relaunch(NAME, &["--demo"]).await?;
+    let outcome = async {
+        let wait = Duration::from_secs(15);
+        support::text_until(&app.driver, By::Id("status-connectivity"), wait, |t| {
+            t == "Online"
+        })
+        .await?;
+        let now = demo_port(&home)?;
+        ensure!(now != port, "the demo server claims the taken port {port}");
+        match taken.accept() {
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => Ok(()),
+            Ok((_, from)) => anyhow::bail!("the till reached the old port, from {from}"),
+            Err(e) => Err(e.into()),
+        }
+    }
+    .await;
+    support::finish_closed(app, outcome).await
+}

@@ -156,38 +156,57 @@ pub struct DemoKeys {
     pub live_key: String,
 }
 
-/// Finds or creates "Demo Coffee" (Enterprise plan) and mints a fresh test key and
-/// live key with every scope. Keys are stored hashed, so an existing demo business
+/// The demo business, and whether it was created just now (then no key of an earlier
+/// run can be valid for it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DemoBusiness {
+    /// Its id.
+    pub id: String,
+    /// Created by this call.
+    pub created: bool,
+}
+
+/// Finds or creates "Demo Coffee" (Enterprise plan, a visits pass, sample gift cards).
+pub fn find_or_create_demo(conn: &Connection, now_ms: i64) -> ApiResult<DemoBusiness> {
+    if let Some(found) = business::find_demo(conn)? {
+        return Ok(DemoBusiness {
+            id: found.id,
+            created: false,
+        });
+    }
+    let created = create_business(
+        conn,
+        &NewBusiness {
+            name: DEMO_BUSINESS_NAME.into(),
+            plan: "enterprise".into(),
+            time_zone: "UTC".into(),
+            customer_limit: 10_000,
+            monthly_messages: 100,
+            pass: Some(NewPass {
+                name: "Demo Coffee Card".into(),
+                ..NewPass::default_visits()
+            }),
+            is_demo: true,
+            plain_ids: false,
+        },
+        now_ms,
+    )?;
+    let sandbox = Scope {
+        business_id: created.business.id.clone(),
+        place: Place::Sandbox,
+    };
+    demo::add_gift_card_samples(conn, &sandbox, now_ms)?;
+    Ok(DemoBusiness {
+        id: created.business.id,
+        created: true,
+    })
+}
+
+/// Finds or creates "Demo Coffee" ([`find_or_create_demo`]) and mints a fresh test key
+/// and live key with every scope. Keys are stored hashed, so an existing demo business
 /// is reused and new keys are minted each time.
 pub fn ensure_demo(conn: &Connection, now_ms: i64) -> ApiResult<DemoKeys> {
-    let business_id = match business::find_demo(conn)? {
-        Some(b) => b.id,
-        None => {
-            let created = create_business(
-                conn,
-                &NewBusiness {
-                    name: DEMO_BUSINESS_NAME.into(),
-                    plan: "enterprise".into(),
-                    time_zone: "UTC".into(),
-                    customer_limit: 10_000,
-                    monthly_messages: 100,
-                    pass: Some(NewPass {
-                        name: "Demo Coffee Card".into(),
-                        ..NewPass::default_visits()
-                    }),
-                    is_demo: true,
-                    plain_ids: false,
-                },
-                now_ms,
-            )?;
-            let sandbox = Scope {
-                business_id: created.business.id.clone(),
-                place: Place::Sandbox,
-            };
-            demo::add_gift_card_samples(conn, &sandbox, now_ms)?;
-            created.business.id
-        }
-    };
+    let business_id = find_or_create_demo(conn, now_ms)?.id;
     let all: Vec<String> = keys::ALL_SCOPES.iter().map(|s| s.to_string()).collect();
     let test_key = mint_key(conn, &business_id, Mode::Test, &all, None, now_ms)?.key;
     let live_key = mint_key(conn, &business_id, Mode::Live, &all, None, now_ms)?.key;

@@ -269,24 +269,31 @@ pub async fn finish_closed(app: loyalty_counter_e2e::App, outcome: Result<()>) -
     wait_until_closed(&home).await
 }
 
-/// Waits until the app that used the home folder `home` has ended (its till's lock is
-/// free), so that the next launch is a restart, not a second copy.
+/// Waits until the app that used the home folder `home` has ended (the locks of its
+/// till and of the demo's till are free), so that the next launch is a restart, not a
+/// second copy.
 pub async fn wait_until_closed(home: &std::path::Path) -> Result<()> {
-    let lock = loyalty_counter_e2e::data_dir_in(home).join("till/till.lock");
+    let data = loyalty_counter_e2e::data_dir_in(home);
     let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let free = match std::fs::OpenOptions::new().write(true).open(&lock) {
-            Ok(file) => file.try_lock().is_ok(),
-            Err(_) => true,
-        };
-        if free {
-            return Ok(());
+    for lock in [
+        data.join("till/till.lock"),
+        data.join("demo/till/till.lock"),
+    ] {
+        loop {
+            let free = match std::fs::OpenOptions::new().write(true).open(&lock) {
+                Ok(file) => file.try_lock().is_ok(),
+                Err(_) => true,
+            };
+            if free {
+                break;
+            }
+            if Instant::now() > deadline {
+                bail!("the app still holds {} after 20 s", lock.display());
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
         }
-        if Instant::now() > deadline {
-            bail!("the app still holds {} after 20 s", lock.display());
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
     }
+    Ok(())
 }
 
 /// Opens a screen from the navigation: counter, gift, customers or queue.
