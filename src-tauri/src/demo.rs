@@ -80,6 +80,11 @@ impl DemoServer {
         self.running.sandbox_url()
     }
 
+    /// Whether `base_url` is where this server serves the sandbox.
+    pub fn serves(&self, base_url: &str) -> bool {
+        base_url.trim_end_matches('/') == self.sandbox_url().trim_end_matches('/')
+    }
+
     /// Whether the server is where the demo's till last reached it, holding the same
     /// business: then the key the till kept still opens it.
     pub fn is_where_it_was(&self) -> bool {

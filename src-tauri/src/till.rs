@@ -58,14 +58,16 @@ impl Session {
         self.demo.is_some()
     }
 
-    /// Connects the demo's till to its server: with the key it kept from an earlier start
-    /// while the server is where it was, else with a key the server mints now.
+    /// Connects the demo's till to its server: with the key it kept, when it kept one for
+    /// this server (a key kept for a server no longer where it was is forgotten as the
+    /// till opens: [`Till::demo_session`]), else with a key the server mints now.
     async fn connect_demo(&self) -> Result<Connection, CommandError> {
         let demo = self.demo.as_ref().ok_or_else(|| {
             CommandError::new(counter_core::ErrorCode::DemoFailed, "The demo stopped.")
         })?;
-        if demo.is_where_it_was()
-            && let Some(connection) = self.counter.connection()
+        if let Some(connection) = self.counter.connection()
+            && let Some(base_url) = self.counter.settings()?.base_url
+            && demo.serves(&base_url)
         {
             return Ok(connection);
         }
