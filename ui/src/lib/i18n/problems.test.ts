@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 // Generated from the Rust client's `ErrorCode::ALL` by the shell's tests.
 import problemCodes from '../ipc/bindings/problem-codes.json';
-import { describeProblem, knownCodes, systemLang, type Lang } from './problems';
+import { asLang, describeProblem, knownCodes, systemLang, type Lang } from './problems';
 
 const langs: Lang[] = ['en', 'fr'];
 
@@ -36,7 +36,23 @@ describe('systemLang', () => {
   it('picks French for any French locale and English otherwise', () => {
     expect(systemLang('fr-CA')).toBe('fr');
     expect(systemLang('FR')).toBe('fr');
+    expect(systemLang('fr_FR')).toBe('fr');
     expect(systemLang('de-DE')).toBe('en');
     expect(systemLang(undefined)).toBe('en');
+  });
+
+  it('reads the language, not its first letters: Frisian is not French', () => {
+    expect(systemLang('fy')).toBe('en');
+    expect(systemLang('frr-DE')).toBe('en');
+  });
+});
+
+describe('asLang', () => {
+  it('names a language the app speaks, or none', () => {
+    expect(asLang('en')).toBe('en');
+    expect(asLang('fr')).toBe('fr');
+    expect(asLang('de')).toBeNull();
+    expect(asLang('')).toBeNull();
+    expect(asLang(null)).toBeNull();
   });
 });

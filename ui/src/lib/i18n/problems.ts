@@ -5,7 +5,15 @@
 import type { RefusalView } from '../ipc';
 import { catalogue } from './catalogue';
 
-export type Lang = 'en' | 'fr';
+/** The languages the app speaks; each has a catalogue (lib/i18n/catalogue). */
+export const LANGS = ['en', 'fr'] as const;
+export type Lang = (typeof LANGS)[number];
+
+/** `tag` as a language the app speaks (a kept choice; a language tag's first part), or null. */
+export function asLang(tag: string | null | undefined): Lang | null {
+  const primary = tag?.toLowerCase().split(/[-_]/)[0];
+  return LANGS.find((lang) => lang === primary) ?? null;
+}
 
 /** The codes each language explains, for the test that checks none is missing. */
 export function knownCodes(lang: Lang): string[] {
@@ -27,5 +35,5 @@ export function describeRefusal(refusal: RefusalView, lang: Lang): string {
 
 /** The app's language from the system's (`navigator.language`), English otherwise. */
 export function systemLang(language: string | undefined): Lang {
-  return language?.toLowerCase().startsWith('fr') ? 'fr' : 'en';
+  return asLang(language) ?? 'en';
 }

@@ -1,14 +1,13 @@
 // The till's display preferences, shared by every screen: the language (from the
 // system's, switchable in settings, remembered on this computer).
 import { loadLanguage } from '../i18n/catalogue';
-import { systemLang, type Lang } from '../i18n/problems';
+import { asLang, systemLang, type Lang } from '../i18n/problems';
 
 const STORED = 'loyalty-counter.lang';
 
 function initial(): Lang {
   const kept = typeof localStorage === 'undefined' ? null : localStorage.getItem(STORED);
-  if (kept === 'en' || kept === 'fr') return kept;
-  return systemLang(typeof navigator === 'undefined' ? undefined : navigator.language);
+  return asLang(kept) ?? systemLang(typeof navigator === 'undefined' ? undefined : navigator.language);
 }
 
 // `prefs.lang` only ever names a language whose words are loaded (English's always are):
