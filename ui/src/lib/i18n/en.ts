@@ -488,6 +488,8 @@ export type Key = keyof typeof words;
 
 export const en: Catalogue = {
   locale: 'en-GB',
+  // one: i = 1 and v = 0.
+  plural: (n) => (Math.abs(n) === 1 ? 'one' : 'other'),
   words,
   problems: {
     authentication_required: 'The app sent no API key. Connect again with your key.',

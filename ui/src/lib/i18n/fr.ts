@@ -484,6 +484,12 @@ const words: Record<Key, Entry> = {
 
 export const fr: Catalogue = {
   locale: 'fr-FR',
+  // one: i = 0,1; many: e = 0 and i != 0 and i % 1000000 = 0 and v = 0.
+  plural: (n) => {
+    const i = Math.trunc(Math.abs(n));
+    if (i === 0 || i === 1) return 'one';
+    return Number.isInteger(n) && i % 1_000_000 === 0 ? 'many' : 'other';
+  },
   words,
   problems: {
     authentication_required: "L'application n'a pas envoyé de clé d'API. Reconnectez-vous avec votre clé.",

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { catalogue } from './catalogue';
+import { LANGS } from './problems';
 import { tr } from './strings';
 
 describe('tr', () => {
@@ -17,5 +19,12 @@ describe('tr', () => {
     const source: { default: string } = await import(`./${lang}.ts?raw`);
     expect(source.default).toContain('card_queued');
     expect(source.default).not.toMatch(/\(s\)|\(e?s\)/);
+  });
+
+  it.each(LANGS)('counts in %s as CLDR does (Intl.PluralRules)', (lang) => {
+    const { locale, plural } = catalogue(lang);
+    const cldr = new Intl.PluralRules(locale);
+    const counts = [0, 1, 2, 3, 5, 11, 21, 100, 101, 999_999, 1_000_000, 1_000_001, 2_000_000, -1, -2, 0.5, 1.5, 2.5];
+    for (const n of counts) expect([n, plural(n)]).toEqual([n, cldr.select(n)]);
   });
 });
