@@ -59,8 +59,8 @@ impl Session {
     }
 
     /// Connects the demo's till to its server: with the key it kept, when it kept one for
-    /// this server (a key kept for a server no longer where it was is forgotten as the
-    /// till opens: [`Till::demo_session`]), else with a key the server mints now.
+    /// this server (a kept key the server does not take is forgotten as the till opens:
+    /// [`Till::open_demo_till`]), else with a key the server mints now.
     async fn connect_demo(&self) -> Result<Connection, CommandError> {
         let demo = self.demo.as_ref().ok_or_else(|| {
             CommandError::new(counter_core::ErrorCode::DemoFailed, "The demo stopped.")
@@ -242,26 +242,38 @@ impl Till {
     /// The demo server started, and the demo's till opened in its own folder.
     async fn demo_session(&self) -> Result<Session, CommandError> {
         let server = DemoServer::start(&self.data_dir).await?;
+        match self.open_demo_till(&server).await {
+            Ok(counter) => Ok(Session {
+                counter,
+                demo: Some(server),
+            }),
+            Err(error) => {
+                server.stop().await;
+                Err(error)
+            }
+        }
+    }
+
+    /// Opens the demo's till, with the key it kept if `server` still takes it there.
+    async fn open_demo_till(&self, server: &DemoServer) -> Result<Counter, CommandError> {
         // The demo's test key, for the app's own local server, stays in the demo's
         // folder: it has no place in the person's keychain.
         let secrets = SecretsConfig::FileOnly;
         let dir = self.data_dir.join("demo/till");
-        if !server.is_where_it_was() {
-            // The key the till kept is for a server no longer there: forgotten before the
-            // till opens, so that it is not offered to whatever listens on the old port.
-            KeyStore::new(secrets.clone(), &dir)
-                .delete()
-                .map_err(counter_core::Error::from)?;
+        let keys = || KeyStore::new(secrets.clone(), &dir);
+        if !server.takes_key_kept_in(keys()).await? {
+            // Forgotten before the till opens: it would go at once to the address the till
+            // last reached, where another program may listen now.
+            keys().delete().map_err(counter_core::Error::from)?;
         }
+        // Only now: the next start listens where this one does, and a till that still
+        // kept a key for another port would send it there.
+        server.write_address(&self.data_dir)?;
         let config = Config {
             secrets,
             ..Config::default()
         };
-        let counter = open_counter(&self.app, &dir, config).await?;
-        Ok(Session {
-            counter,
-            demo: Some(server),
-        })
+        open_counter(&self.app, &dir, config).await
     }
 
     async fn replace(&self, session: &mut Session, next: Session) {

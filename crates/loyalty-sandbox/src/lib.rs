@@ -66,7 +66,7 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-pub use actions::setup::{DemoBusiness, DemoKeys, MintedKey};
+pub use actions::setup::{DemoKeys, MintedKey};
 pub use http::app;
 pub use keys::Mode;
 pub use state::AppState;
@@ -143,13 +143,32 @@ impl Sandbox {
             .blocking(|conn| store::write_now(conn, |tx| actions::setup::ensure_demo(tx, now)))?)
     }
 
-    /// Finds or creates "Demo Coffee", without minting keys: for an embedder that keeps
-    /// the key it minted in an earlier run ([`Sandbox::mint_key`] mints one).
-    pub fn demo_business(&self) -> Result<DemoBusiness, Error> {
+    /// Finds or creates "Demo Coffee" without minting keys, and answers its id: for an
+    /// embedder that keeps the key it minted in an earlier run ([`Sandbox::mint_key`]
+    /// mints one, [`Sandbox::takes_test_key`] says whether a kept one still works).
+    pub fn demo_business(&self) -> Result<String, Error> {
         let now = self.state.clock().now_ms();
         Ok(self.state.db().blocking(|conn| {
             store::write_now(conn, |tx| actions::setup::find_or_create_demo(tx, now))
         })?)
+    }
+
+    /// Whether `key` is a test key of `business_id` that this sandbox still takes: known,
+    /// not revoked, not expired.
+    pub fn takes_test_key(&self, business_id: &str, key: &str) -> Result<bool, Error> {
+        let now = self.state.clock().now_ms();
+        let hash = keys::hash(key);
+        let row = self
+            .state
+            .db()
+            .blocking(|conn| store::keys::find_by_hash(conn, &hash))?;
+        Ok(row.is_some_and(|row| {
+            keys::hashes_match(&row.hash, &hash)
+                && row.business_id == business_id
+                && row.mode == Mode::Test
+                && row.revoked_at.is_none()
+                && row.expires_at.is_none_or(|at| at > now)
+        }))
     }
 
     /// Mints a key for a business with the given scopes.
@@ -235,5 +254,51 @@ impl Running {
             Ok(result) => Ok(result?),
             Err(join) => Err(Error::Io(std::io::Error::other(join.to_string()))),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kept_demo_key_is_taken_until_revoked_and_only_by_the_sandbox_that_minted_it() {
+        let sandbox = Sandbox::open(Config::default()).unwrap();
+        let demo = sandbox.demo_business().unwrap();
+        assert_eq!(
+            sandbox.demo_business().unwrap(),
+            demo,
+            "found again, not made twice"
+        );
+        let kept = sandbox
+            .mint_key(&demo, Mode::Test, &keys::ALL_SCOPES)
+            .unwrap();
+        assert!(sandbox.takes_test_key(&demo, &kept.key).unwrap());
+
+        let live = sandbox.mint_key(&demo, Mode::Live, &["read"]).unwrap();
+        assert!(
+            !sandbox.takes_test_key(&demo, &live.key).unwrap(),
+            "a live key"
+        );
+        assert!(
+            !sandbox.takes_test_key("biz_other", &kept.key).unwrap(),
+            "another business"
+        );
+        let other = Sandbox::open(Config::default()).unwrap();
+        let other_demo = other.demo_business().unwrap();
+        assert!(
+            !other.takes_test_key(&other_demo, &kept.key).unwrap(),
+            "another sandbox"
+        );
+
+        sandbox
+            .state()
+            .db()
+            .blocking(|conn| store::keys::revoke(conn, &kept.id, 0))
+            .unwrap();
+        assert!(
+            !sandbox.takes_test_key(&demo, &kept.key).unwrap(),
+            "revoked"
+        );
     }
 }

@@ -324,7 +324,20 @@ async fn a_restarted_demo_keeps_its_key_and_a_visit_in_doubt_goes_once() -> anyh
         Ok(())
     }
     .await;
-    support::finish_closed(app, outcome).await
+    support::finish_closed(app, outcome).await?;
+    // The till's own record: the one write it made, sent.
+    let till = rusqlite::Connection::open(
+        loyalty_counter_e2e::data_dir_in(&home).join("demo/till/till.db"),
+    )?;
+    let states = till
+        .prepare("SELECT state FROM outbox")?
+        .query_map([], |row| row.get::<_, String>(0))?
+        .collect::<Result<Vec<_>, _>>()?;
+    ensure!(
+        states == ["done"],
+        "the till's outbox after the restart: {states:?}"
+    );
+    Ok(())
 }
 
 /// The demo's port at the last start, as `demo/server.json` says.
@@ -348,6 +361,8 @@ async fn a_demo_whose_port_was_taken_starts_on_another_and_connects() -> anyhow:
         .await
         .map(drop);
     support::finish_closed(app, outcome).await?;
+    let key_file = loyalty_counter_e2e::data_dir_in(&home).join("demo/till/api-key");
+    let old_key = std::fs::read(&key_file)?;
     let port = demo_port(&home)?;
     let taken = std::net::TcpListener::bind(("127.0.0.1", port))?;
     taken.set_nonblocking(true)?;
@@ -361,6 +376,10 @@ async fn a_demo_whose_port_was_taken_starts_on_another_and_connects() -> anyhow:
         .await?;
         let now = demo_port(&home)?;
         ensure!(now != port, "the demo server claims the taken port {port}");
+        ensure!(
+            std::fs::read(&key_file)? != old_key,
+            "the till still keeps the key it had for the taken port"
+        );
         match taken.accept() {
             Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => Ok(()),
             Ok((_, from)) => anyhow::bail!("the till reached the old port, from {from}"),
@@ -369,4 +388,40 @@ async fn a_demo_whose_port_was_taken_starts_on_another_and_connects() -> anyhow:
     }
     .await;
     support::finish_closed(app, outcome).await
+}
+
+/// Leaving the demo and trying it again in the same run finds its server where it was:
+/// its till goes on with the key it kept, and no key is minted.
+#[tokio::test]
+async fn the_demo_tried_again_after_leaving_it_mints_no_key() -> anyhow::Result<()> {
+    let app = App::launch_with("demo-again", &["--demo"]).await?;
+    let outcome = async {
+        let driver = &app.driver;
+        let wait = Duration::from_secs(15);
+        support::text_until(driver, By::Id("status-connectivity"), wait, |t| {
+            t == "Online"
+        })
+        .await?;
+        let keys = keys_on_the_demo_server(app.home())?;
+        support::open_settings(driver).await?;
+        support::shown(driver, By::Id("use-another-key"), wait)
+            .await?
+            .click()
+            .await?;
+        support::shown(driver, By::Id("try-demo"), wait)
+            .await?
+            .click()
+            .await?;
+        support::text_until(driver, By::Id("status-connectivity"), wait, |t| {
+            t == "Online"
+        })
+        .await?;
+        ensure!(
+            keys_on_the_demo_server(app.home())? == keys,
+            "trying the demo again minted another key"
+        );
+        Ok(())
+    }
+    .await;
+    app.finish(outcome).await
 }

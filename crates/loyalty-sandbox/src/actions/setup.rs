@@ -156,23 +156,11 @@ pub struct DemoKeys {
     pub live_key: String,
 }
 
-/// The demo business, and whether it was created just now (then no key of an earlier
-/// run can be valid for it).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DemoBusiness {
-    /// Its id.
-    pub id: String,
-    /// Created by this call.
-    pub created: bool,
-}
-
-/// Finds or creates "Demo Coffee" (Enterprise plan, a visits pass, sample gift cards).
-pub fn find_or_create_demo(conn: &Connection, now_ms: i64) -> ApiResult<DemoBusiness> {
+/// Finds or creates "Demo Coffee" (Enterprise plan, a visits pass, sample gift cards);
+/// answers its id.
+pub fn find_or_create_demo(conn: &Connection, now_ms: i64) -> ApiResult<String> {
     if let Some(found) = business::find_demo(conn)? {
-        return Ok(DemoBusiness {
-            id: found.id,
-            created: false,
-        });
+        return Ok(found.id);
     }
     let created = create_business(
         conn,
@@ -196,17 +184,14 @@ pub fn find_or_create_demo(conn: &Connection, now_ms: i64) -> ApiResult<DemoBusi
         place: Place::Sandbox,
     };
     demo::add_gift_card_samples(conn, &sandbox, now_ms)?;
-    Ok(DemoBusiness {
-        id: created.business.id,
-        created: true,
-    })
+    Ok(created.business.id)
 }
 
 /// Finds or creates "Demo Coffee" ([`find_or_create_demo`]) and mints a fresh test key
 /// and live key with every scope. Keys are stored hashed, so an existing demo business
 /// is reused and new keys are minted each time.
 pub fn ensure_demo(conn: &Connection, now_ms: i64) -> ApiResult<DemoKeys> {
-    let business_id = find_or_create_demo(conn, now_ms)?.id;
+    let business_id = find_or_create_demo(conn, now_ms)?;
     let all: Vec<String> = keys::ALL_SCOPES.iter().map(|s| s.to_string()).collect();
     let test_key = mint_key(conn, &business_id, Mode::Test, &all, None, now_ms)?.key;
     let live_key = mint_key(conn, &business_id, Mode::Live, &all, None, now_ms)?.key;
