@@ -15,7 +15,7 @@ describe('tr', () => {
     expect(tr('fr', 'minutes_ago', { n: 1, time: '14:03' })).toBe('il y a 1 minute, à 14:03');
   });
 
-  it.each(['en', 'fr'])('leaves no “(s)” in any sentence of %s.ts', async (lang) => {
+  it.each(LANGS)('leaves no “(s)” in any sentence of %s.ts', async (lang) => {
     const source: { default: string } = await import(`./${lang}.ts?raw`);
     expect(source.default).toContain('card_queued');
     expect(source.default).not.toMatch(/\(s\)|\(e?s\)/);

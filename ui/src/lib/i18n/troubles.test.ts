@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TroubleView } from '../ipc';
-import type { Lang } from './problems';
+import { LANGS } from './problems';
 import { describeSetting, describeTrouble } from './troubles';
 
-const langs: Lang[] = ['en', 'fr'];
 const troubles: TroubleView[] = [
   { kind: 'key_file_unreadable', path: '/data/till/api-key' },
   { kind: 'key_file_not_a_key', path: '/data/till/api-key' },
@@ -14,7 +13,7 @@ const troubles: TroubleView[] = [
 
 describe('troubles', () => {
   it('says each trouble and what to do in words, in each language', () => {
-    for (const lang of langs) {
+    for (const lang of LANGS) {
       for (const trouble of troubles) {
         const words = describeTrouble(trouble, lang);
         for (const text of [words.what, words.todo, words.action]) {

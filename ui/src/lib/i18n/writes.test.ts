@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AnswerView, ReasonView, WriteView } from '../ipc';
-import type { Lang } from './problems';
+import { LANGS } from './problems';
 import { describeAnswer, describeNotACard, describeReason, describeResolution, describeWrite } from './writes';
 
-const langs: Lang[] = ['en', 'fr'];
 const at = '2026-11-22T14:03:00Z';
 
 const visit: WriteView = { kind: 'scan', action: 'visit', card_id: 'card_1', customer_name: null, amount: null, repeat: false };
@@ -49,7 +48,7 @@ const reasons: ReasonView[] = [
 
 describe('queue sentences', () => {
   it('say every write, answer and reason in each language, with every placeholder filled', () => {
-    for (const lang of langs) {
+    for (const lang of LANGS) {
       const lines = [
         ...writes.map((w) => describeWrite(w, lang)),
         ...answers.map((a) => describeAnswer(a, lang)),
