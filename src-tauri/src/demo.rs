@@ -79,11 +79,6 @@ impl DemoServer {
         self.running.sandbox_url()
     }
 
-    /// Whether `base_url` is where this server serves the sandbox.
-    pub fn serves(&self, base_url: &str) -> bool {
-        base_url.trim_end_matches('/') == self.sandbox_url().trim_end_matches('/')
-    }
-
     /// Whether the key the demo's till kept in `keys` opens this server: the server is on
     /// the port the till last reached, and takes the key (a lost `sandbox.db` or a key
     /// revoked since does not). Read on a blocking thread; the key goes nowhere else.

@@ -58,17 +58,14 @@ impl Session {
         self.demo.is_some()
     }
 
-    /// Connects the demo's till to its server: with the key it kept, when it kept one for
-    /// this server (a kept key the server does not take is forgotten as the till opens:
-    /// [`Till::open_demo_till`]), else with a key the server mints now.
+    /// Connects the demo's till to its server: a connection the till kept is this
+    /// server's ([`Till::open_demo_till`] forgets any key the server does not take where
+    /// the till last reached it), else with a key the server mints now.
     async fn connect_demo(&self) -> Result<Connection, CommandError> {
         let demo = self.demo.as_ref().ok_or_else(|| {
             CommandError::new(counter_core::ErrorCode::DemoFailed, "The demo stopped.")
         })?;
-        if let Some(connection) = self.counter.connection()
-            && let Some(base_url) = self.counter.settings()?.base_url
-            && demo.serves(&base_url)
-        {
+        if let Some(connection) = self.counter.connection() {
             return Ok(connection);
         }
         let key = demo.mint_test_key().await?;

@@ -13,9 +13,9 @@ export interface Catalogue {
   /** The tag dates, times and numbers are written in (`toLocaleString`). */
   locale: string;
   /**
-   * The plural category of a count: CLDR's rule for the language, written out (making an
-   * `Intl.PluralRules` at start took 2 ms, 9 when the system's ICU data was not yet in
-   * memory, inside the first screen's mount). strings.test.ts checks it against Intl.
+   * The plural category of a count: CLDR's rule for the language, written out, so that
+   * the first screen's first count does not wait for ICU to make an `Intl.PluralRules`
+   * inside its mount. strings.test.ts checks it against Intl.
    */
   plural: (n: number) => Intl.LDMLPluralRule;
   /** The screens' sentences, by name. */
