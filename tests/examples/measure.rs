@@ -5,11 +5,13 @@
 //!   "first screen on display" on the frame after it drew the counter; the bare window
 //!   says "first paint" at the same moment of its own page), median of five runs,
 //!   the two interleaved; and the same over the starts WebKit did not stall for half a
-//!   second (`unstalled`), with more runs (at most 15) until each side has five; and
-//!   of those, the part before the page began to load and the page's own part (each
-//!   subject's `page_millis`);
+//!   second (`unstalled`), with more runs (at most 25) until each side has eleven, as
+//!   batches of starts on this machine differ by about ±10 ms; and of those, the part
+//!   before the page began to load and the page's own part (each subject's
+//!   `page_millis`);
 //! - idle memory: PSS summed over the process tree (the app and its WebKit processes),
-//!   five seconds after that, median of the same five runs;
+//!   five seconds after that, median of the same five runs (the runs after them end
+//!   each start at once);
 //! - sizes: the release binaries and the `.deb` packages;
 //! - Enter → card on screen and F1 → visit on screen: p50 and p99 over 200 scans of
 //!   different cards in the real window (WebDriver types them), timed inside the page
@@ -39,8 +41,10 @@ use support::{Server, shown};
 use thirtyfour::prelude::*;
 
 const RUNS: usize = 5;
-/// Runs in all, at most, while the starts without WebKit's stall are fewer than `RUNS`.
-const MAX_RUNS: usize = 15;
+/// Starts without WebKit's stall, of each side, for the line that compares like with like.
+const UNSTALLED_RUNS: usize = 11;
+/// Runs in all, at most, while either side has fewer than `UNSTALLED_RUNS` of those.
+const MAX_RUNS: usize = 25;
 const SCANS: usize = 200;
 /// Scans before the measured ones (the page's first calls compile its code paths).
 const WARM_UP: usize = 5;
@@ -59,7 +63,8 @@ struct Start {
     ready: Duration,
     /// Of `ready`, the part since the page began to load (as the subject says).
     page: Duration,
-    pss_kib: u64,
+    /// Measured after `IDLE` in the first `RUNS` runs only.
+    pss_kib: Option<u64>,
 }
 
 #[tokio::main]
@@ -89,30 +94,37 @@ async fn main() -> Result<()> {
     };
 
     // A till's every morning: the demo's data exists (the first run made it).
-    let first = start(&app, &out.join("home-app"))?;
-    start(&bare, &out.join("home-bare"))?;
+    let first = start(&app, &out.join("home-app"), false)?;
+    start(&bare, &out.join("home-bare"), false)?;
     eprintln!(
         "first start of the app (creates the demo): {} ms",
         first.ready.as_millis()
     );
     let (mut app_starts, mut bare_starts) = (Vec::new(), Vec::new());
-    // Five runs, then more (at most MAX_RUNS) until each side has five starts that WebKit
-    // did not stall, for the line that compares like with like (see `unstalled`).
+    // Five runs, then more (at most MAX_RUNS) until each side has UNSTALLED_RUNS starts
+    // that WebKit did not stall, for the line that compares like with like (see
+    // `unstalled`).
     for run in 1..=MAX_RUNS {
         if run > RUNS
-            && unstalled(&app_starts).len() >= RUNS
-            && unstalled(&bare_starts).len() >= RUNS
+            && unstalled(&app_starts).len() >= UNSTALLED_RUNS
+            && unstalled(&bare_starts).len() >= UNSTALLED_RUNS
         {
             break;
         }
-        let b = start(&bare, &out.join("home-bare"))?;
-        let a = start(&app, &out.join("home-app"))?;
+        let idle = run <= RUNS;
+        let b = start(&bare, &out.join("home-bare"), idle)?;
+        let a = start(&app, &out.join("home-app"), idle)?;
+        let mb = |s: &Start| {
+            s.pss_kib.map_or(String::new(), |kib| {
+                format!(" {:.0} MB", kib as f64 / 1024.0)
+            })
+        };
         eprintln!(
-            "start-up run {run}: app {:.0} ms {:.0} MB, bare {:.0} ms {:.0} MB",
+            "start-up run {run}: app {:.0} ms{}, bare {:.0} ms{}",
             ms(a.ready),
-            a.pss_kib as f64 / 1024.0,
+            mb(&a),
             ms(b.ready),
-            b.pss_kib as f64 / 1024.0
+            mb(&b)
         );
         bare_starts.push(b);
         app_starts.push(a);
@@ -127,7 +139,15 @@ async fn main() -> Result<()> {
 
     // The figures: the first five runs.
     let median_ms = |starts: &[Start]| median_of(&starts[..RUNS], |s| ms(s.ready));
-    let median_mb = |starts: &[Start]| median_of(&starts[..RUNS], |s| s.pss_kib as f64 / 1024.0);
+    let median_mb = |starts: &[Start]| {
+        median(
+            starts[..RUNS]
+                .iter()
+                .filter_map(|s| s.pss_kib)
+                .map(|kib| kib as f64 / 1024.0)
+                .collect(),
+        )
+    };
     let size_mb = |path: &Path| -> Result<f64> {
         Ok(std::fs::metadata(path)
             .with_context(|| format!("{} is missing: run `make bundle`", path.display()))?
@@ -242,9 +262,9 @@ async fn main() -> Result<()> {
     Ok(())
 }
 
-/// Starts `subject` with its home in `home`, waits for its ready line, lets it idle,
-/// sums the PSS of its process tree, and ends it.
-fn start(subject: &Subject, home: &Path) -> Result<Start> {
+/// Starts `subject` with its home in `home`, waits for its ready line and, if `idle`, lets
+/// it idle and sums the PSS of its process tree; then ends it.
+fn start(subject: &Subject, home: &Path, idle: bool) -> Result<Start> {
     std::fs::create_dir_all(home)?;
     let mut command = Command::new(&subject.binary);
     // The end-to-end tests' environment (its own home; WebKit as suits Xvfb), for both.
@@ -258,11 +278,16 @@ fn start(subject: &Subject, home: &Path) -> Result<Start> {
         .spawn()
         .with_context(|| format!("{} did not start", subject.binary.display()))?;
     let outcome = wait_ready(subject, &mut child, began).and_then(|(ready, page)| {
-        std::thread::sleep(IDLE);
+        let pss_kib = if idle {
+            std::thread::sleep(IDLE);
+            Some(tree_pss_kib(child.id())?)
+        } else {
+            None
+        };
         Ok(Start {
             ready,
             page,
-            pss_kib: tree_pss_kib(child.id())?,
+            pss_kib,
         })
     });
     let tree = process_tree(child.id());
