@@ -5,10 +5,9 @@
 //!   "first screen on display" on the frame after it drew the counter; the bare window
 //!   says "first paint" at the same moment of its own page), median of five runs,
 //!   the two interleaved; and the same over the starts WebKit did not stall for half a
-//!   second (`unstalled`), with more runs (at most 25) until each side has eleven, as
-//!   batches of starts on this machine differ by about ±10 ms; and of those, the part
-//!   before the page began to load and the page's own part (each subject's
-//!   `page_millis`);
+//!   second (`unstalled`), with more runs (at most 25) until each side has eleven, for
+//!   a median steadier than five starts give; and of those, the part before the page
+//!   began to load and the page's own part (each subject's `page_millis`);
 //! - idle memory: PSS summed over the process tree (the app and its WebKit processes),
 //!   five seconds after that, median of the same five runs (the runs after them end
 //!   each start at once);
