@@ -76,6 +76,7 @@ const words = {
   data_dir: 'Data: {path}',
   data_dir_title: 'Where this till keeps its data',
   starting: 'Starting…',
+  screen_not_loaded: 'This screen could not be loaded. Close the app and open it again.',
   nav_counter: 'Counter',
   nav_gift: 'Gift cards',
   nav_customers: 'Customers',

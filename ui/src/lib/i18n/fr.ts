@@ -75,6 +75,7 @@ const words: Record<Key, Entry> = {
   data_dir: 'Données : {path}',
   data_dir_title: 'Où cette caisse garde ses données',
   starting: 'Démarrage…',
+  screen_not_loaded: 'Cet écran n’a pas pu être chargé. Fermez l’application et rouvrez-la.',
   nav_counter: 'Comptoir',
   nav_gift: 'Cartes cadeaux',
   nav_customers: 'Clients',
