@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/svelte';
 import { createRawSnippet } from 'svelte';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import LazyScreen from './LazyScreen.svelte';
 
 // What the loaded module gives stands in for a screen's component: the snippet shows
@@ -21,7 +21,17 @@ describe('LazyScreen', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
+  it('loads the screen once, whatever else changes', async () => {
+    const load = vi.fn(async () => ({ default: { name: 'Queue' } }));
+    const { rerender } = render(LazyScreen<Shown>, { lang: 'en', load, children });
+    await screen.findByText('Queue');
+    await rerender({ lang: 'fr' });
+    expect(screen.getByText('Queue').id).toBe('shown');
+    expect(load).toHaveBeenCalledOnce();
+  });
+
   it('says so, in the till’s language, when the screen’s code does not load', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     render(LazyScreen<Shown>, {
       lang: 'fr',
       load: () => Promise.reject(new TypeError('Importing a module script failed.')),
@@ -31,5 +41,7 @@ describe('LazyScreen', () => {
       'Cet écran n’a pas pu être chargé. Fermez l’application et rouvrez-la.',
     );
     expect(document.getElementById('shown')).toBeNull();
+    expect(logged).toHaveBeenCalledOnce();
+    logged.mockRestore();
   });
 });
