@@ -343,21 +343,9 @@ fn page_millis(line: &str) -> Option<Duration> {
     Some(Duration::from_millis(digits.parse().ok()?))
 }
 
-/// Whether any process is still in process group `group`, from `/proc`.
+/// Whether any process is still in process group `group`.
 fn group_alive(group: u32) -> bool {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return false;
-    };
-    entries.flatten().any(|entry| {
-        std::fs::read_to_string(entry.path().join("stat")).is_ok_and(|stat| {
-            // The command name is in parentheses and may hold spaces: fields follow the
-            // last ')', the group third.
-            stat.rsplit_once(')')
-                .and_then(|(_, rest)| rest.split_whitespace().nth(2))
-                .and_then(|g| g.parse::<u32>().ok())
-                == Some(group)
-        })
-    })
+    processes().iter().any(|p| p.group == group)
 }
 
 /// The PSS of `root` and every process under it, from `/proc`.
@@ -377,42 +365,41 @@ fn tree_pss_kib(root: u32) -> Result<u64> {
     Ok(total)
 }
 
-/// `root` and every process under it, from `/proc`.
-fn process_tree(root: u32) -> Vec<u32> {
-    let mut parents = Vec::new();
+/// A process as `/proc/<pid>/stat` gives it: its id, its parent's and its group's.
+struct Process {
+    pid: u32,
+    parent: u32,
+    group: u32,
+}
+
+/// Every process, from `/proc`.
+fn processes() -> Vec<Process> {
     let Ok(entries) = std::fs::read_dir("/proc") else {
-        return vec![root];
+        return Vec::new();
     };
-    for entry in entries.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|n| n.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-            continue;
-        };
-        // The command name is in parentheses and may hold spaces: fields follow the last ')'.
-        let ppid = stat
-            .rsplit_once(')')
-            .and_then(|(_, rest)| rest.split_whitespace().nth(1))
-            .and_then(|p| p.parse::<u32>().ok());
-        if let Some(ppid) = ppid {
-            parents.push((pid, ppid));
-        }
-    }
+    entries
+        .flatten()
+        .filter_map(|entry| {
+            let pid = entry.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
+            // The command name is in parentheses and may hold spaces: the fields follow
+            // the last ')', state first, then the parent, then the group.
+            let mut fields = stat.rsplit_once(')')?.1.split_whitespace().skip(1);
+            let parent = fields.next()?.parse().ok()?;
+            let group = fields.next()?.parse().ok()?;
+            Some(Process { pid, parent, group })
+        })
+        .collect()
+}
+
+/// `root` and every process under it.
+fn process_tree(root: u32) -> Vec<u32> {
+    let all = processes();
     let mut tree = vec![root];
     let mut i = 0;
     while i < tree.len() {
         let parent = tree[i];
-        tree.extend(
-            parents
-                .iter()
-                .filter(|(_, p)| *p == parent)
-                .map(|(c, _)| *c),
-        );
+        tree.extend(all.iter().filter(|p| p.parent == parent).map(|p| p.pid));
         i += 1;
     }
     tree

@@ -163,11 +163,7 @@ impl Sandbox {
             .db()
             .blocking(|conn| store::keys::find_by_hash(conn, &hash))?;
         Ok(row.is_some_and(|row| {
-            keys::hashes_match(&row.hash, &hash)
-                && row.business_id == business_id
-                && row.mode == Mode::Test
-                && row.revoked_at.is_none()
-                && row.expires_at.is_none_or(|at| at > now)
+            row.business_id == business_id && row.mode == Mode::Test && row.spent_at(now).is_none()
         }))
     }
 

@@ -27,7 +27,7 @@ use crate::error::{ApiError, Code};
 use crate::keys::{self, Bearer, Mode};
 use crate::state::AppState;
 use crate::store::business::{self, Business};
-use crate::store::keys as key_rows;
+use crate::store::keys::{self as key_rows, Spent};
 use crate::store::{Place, Scope};
 
 /// An authenticated, authorized and counted caller.
@@ -155,9 +155,6 @@ impl FromRequestParts<AppState> for Caller {
                 let Some(key) = key_rows::find_by_hash(conn, &hash)? else {
                     return Ok(None);
                 };
-                if !keys::hashes_match(&key.hash, &hash) {
-                    return Ok(None);
-                }
                 let business = business::get(conn, &key.business_id)?;
                 Ok(business.map(|b| (key, b)))
             })
@@ -177,17 +174,20 @@ impl FromRequestParts<AppState> for Caller {
         }
 
         // 2. Key state.
-        if key.revoked_at.is_some() {
-            return Err(ApiError::new(
-                Code::ApiKeyRevoked,
-                "This API key was revoked.",
-            ));
-        }
-        if key.expires_at.is_some_and(|at| at <= now) {
-            return Err(ApiError::new(
-                Code::ApiKeyExpired,
-                "This API key is past its expiry.",
-            ));
+        match key.spent_at(now) {
+            Some(Spent::Revoked) => {
+                return Err(ApiError::new(
+                    Code::ApiKeyRevoked,
+                    "This API key was revoked.",
+                ));
+            }
+            Some(Spent::Expired) => {
+                return Err(ApiError::new(
+                    Code::ApiKeyExpired,
+                    "This API key is past its expiry.",
+                ));
+            }
+            None => {}
         }
 
         // 3. Place.

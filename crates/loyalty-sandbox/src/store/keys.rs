@@ -27,6 +27,28 @@ pub struct KeyRow {
     pub revoked_at: Option<i64>,
 }
 
+/// Why a stored key opens nothing any more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Spent {
+    /// Revoked by its business.
+    Revoked,
+    /// Past its expiry.
+    Expired,
+}
+
+impl KeyRow {
+    /// Why the key opens nothing at `now_ms`, or `None` while it still does.
+    pub fn spent_at(&self, now_ms: i64) -> Option<Spent> {
+        if self.revoked_at.is_some() {
+            Some(Spent::Revoked)
+        } else if self.expires_at.is_some_and(|at| at <= now_ms) {
+            Some(Spent::Expired)
+        } else {
+            None
+        }
+    }
+}
+
 /// Stores a new key.
 #[allow(clippy::too_many_arguments)]
 pub fn insert(
@@ -56,9 +78,9 @@ pub fn insert(
     Ok(())
 }
 
-/// Finds a key by the hash of its text.
+/// Finds a key by the hash of its text (the stored hash compared in constant time).
 pub fn find_by_hash(conn: &Connection, hash: &[u8]) -> ApiResult<Option<KeyRow>> {
-    Ok(conn
+    let row = conn
         .prepare_cached(
             "SELECT id, business_id, mode, hash, prefix, scopes, expires_at, revoked_at \
              FROM api_keys WHERE hash = ?1",
@@ -75,7 +97,8 @@ pub fn find_by_hash(conn: &Connection, hash: &[u8]) -> ApiResult<Option<KeyRow>>
                 revoked_at: r.get(7)?,
             })
         })
-        .optional()?)
+        .optional()?;
+    Ok(row.filter(|row| keys::hashes_match(&row.hash, hash)))
 }
 
 /// Revokes a key; false when no such key.

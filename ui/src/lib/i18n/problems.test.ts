@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import problemCodes from '../ipc/bindings/problem-codes.json';
 import { asLang, describeProblem, knownCodes, LANGS, systemLang } from './problems';
 
-
 describe('describeProblem', () => {
   it.each(LANGS)('explains every problem code of the API in %s', (lang) => {
     const missing = problemCodes.filter(({ code }) => !knownCodes(lang).includes(code));
