@@ -50,6 +50,33 @@ fn display(program: &str, args: &[&str]) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A demo customer whose card is on its way to the reward (no reward ready, and not
+/// there after one more visit) and not visited in the last 15 minutes: their name, card
+/// and visits.
+async fn on_the_way(server: &Server) -> anyhow::Result<(String, String, i64)> {
+    let list = server.get("/v1/customers?limit=100").await?;
+    let recent = jiff::Timestamp::now() - jiff::SignedDuration::from_mins(15);
+    list["data"]
+        .as_array()
+        .context("data")?
+        .iter()
+        .find_map(|customer| {
+            let card = &customer["cards"][0];
+            let visits = card["visits"].as_i64()?;
+            let last = card["last_visit_at"].as_str();
+            let idle =
+                last.is_none_or(|at| at.parse::<jiff::Timestamp>().is_ok_and(|at| at < recent));
+            (card["rewards_available"] == 0 && (1..9).contains(&visits) && idle).then(|| {
+                Some((
+                    customer["name"].as_str()?.to_owned(),
+                    card["id"].as_str()?.to_owned(),
+                    visits,
+                ))
+            })?
+        })
+        .context("no demo customer on the way to the reward")
+}
+
 #[tokio::test]
 async fn a_customer_checks_in_once_the_kiosk_holds_its_window_and_only_the_pin_leaves()
 -> anyhow::Result<()> {
@@ -75,16 +102,29 @@ async fn a_customer_checks_in_once_the_kiosk_holds_its_window_and_only_the_pin_l
         field
             .send_keys(format!("{card}{}", char::from(Key::Enter)))
             .await?;
-        text_until(driver, By::Id("kiosk-result"), WAIT, |t| {
+        let said = text_until(driver, By::Id("kiosk-result"), WAIT, |t| {
             t.contains("your visit counts")
         })
         .await?;
         shot(driver, "kiosk-counted").await?;
         // Touch-sized and readable, like every screen of the counter.
         let mut problems = audit(driver, "kiosk, counted").await?;
+        let after = server.card(&id, &card).await?;
         ensure!(
-            stamps(&server.card(&id, &card).await?)? == before + 1,
+            stamps(&after)? == before + 1,
             "the check-in did not count once"
+        );
+        // The customer reads their name and how far they are from the reward, though
+        // this till had never seen their card.
+        let name = customer["name"].as_str().context("name")?;
+        let progress = if after["rewards_available"].as_i64() > Some(0) {
+            said.contains("Your reward is ready")
+        } else {
+            said.contains(&format!("{} visit", after["visits"])) && said.contains(" of 10")
+        };
+        ensure!(
+            said.contains(name) && progress,
+            "after checking in, the customer reads {said:?}"
         );
 
         // The same card again: refused in words, never confirmed from here.
@@ -102,6 +142,27 @@ async fn a_customer_checks_in_once_the_kiosk_holds_its_window_and_only_the_pin_l
         ensure!(
             stamps(&server.card(&id, &card).await?)? == before + 1,
             "a repeat check-in was counted"
+        );
+
+        // A customer on their way to the reward reads how far they are.
+        let (name, card, visits) = on_the_way(&server).await?;
+        driver
+            .find(By::Id("kiosk-scan"))
+            .await?
+            .send_keys(format!("{card}{}", char::from(Key::Enter)))
+            .await?;
+        let said = text_until(driver, By::Id("kiosk-result"), WAIT, |t| {
+            t.contains("your visit counts")
+        })
+        .await?;
+        shot(driver, "kiosk-progress").await?;
+        problems.extend(audit(driver, "kiosk, progress").await?);
+        let now = visits + 1;
+        ensure!(
+            said.contains(&name)
+                && said.contains(&format!("{now} visits of 10"))
+                && said.contains(&format!("{} more to", 10 - now)),
+            "on the way to the reward, the customer reads {said:?}"
         );
 
         // Untouched, it goes home and forgets what it showed.

@@ -4,6 +4,11 @@
 use super::*;
 use crate::kinds::LoyaltyType;
 use crate::scanner::Scanned;
+use crate::views::ScanResultView;
+
+/// How long a customer who checked in waits at most for their name and progress to be
+/// read, on a till that did not know them.
+const READS_AFTER_CHECK_IN: Duration = Duration::from_millis(1500);
 
 for_the_ui! {
 /// How far a card is from its reward, for the customer to read in large type.
@@ -93,19 +98,22 @@ impl Counter {
                 .record_scan(card.clone(), ScanAction::Visit, None)
                 .await?
             {
-                ScanOutcome::Recorded { result, .. } => CheckIn::Counted {
-                    name: name(),
-                    progress: self.known_pass(&result.card.pass_id).map(|pass| Progress {
-                        count: match pass.loyalty_type {
-                            LoyaltyType::Points => result.card.points,
-                            _ => result.card.visits,
-                        },
-                        goal: pass.goal,
-                        counts: pass.loyalty_type,
-                        reward_title: pass.reward_title,
-                        rewards_available: result.card.rewards_available,
-                    }),
-                },
+                ScanOutcome::Recorded { result, .. } => {
+                    self.learn_who_checked_in(&card, &result).await;
+                    CheckIn::Counted {
+                        name: name(),
+                        progress: self.known_pass(&result.card.pass_id).map(|pass| Progress {
+                            count: match pass.loyalty_type {
+                                LoyaltyType::Points => result.card.points,
+                                _ => result.card.visits,
+                            },
+                            goal: pass.goal,
+                            counts: pass.loyalty_type,
+                            reward_title: pass.reward_title,
+                            rewards_available: result.card.rewards_available,
+                        }),
+                    }
+                }
                 ScanOutcome::Queued { .. } | ScanOutcome::NeedsDecision { .. } => {
                     CheckIn::Saved { name: name() }
                 }
@@ -115,5 +123,31 @@ impl Counter {
                 ScanOutcome::Refused { .. } => CheckIn::Refused,
             },
         )
+    }
+
+    /// What a customer reads once their visit counts, their name and their card's
+    /// pass, read now when this till does not know them (a new kiosk knows neither),
+    /// both at once. Best effort and brief: the visit counts either way.
+    async fn learn_who_checked_in(&self, card: &CardId, result: &ScanResultView) {
+        let Some(client) = self.core.client() else {
+            return;
+        };
+        let customer = async {
+            let known = self
+                .lookup_card(card)
+                .ok()
+                .flatten()
+                .is_some_and(|known| known.customer.is_some());
+            if !known && let Err(error) = self.read_customer(&client, &result.customer_id).await {
+                tracing::info!(%error, "the customer checking in was not read");
+            }
+        };
+        let reads = async { tokio::join!(customer, self.learn_pass(&result.card.pass_id)) };
+        if tokio::time::timeout(READS_AFTER_CHECK_IN, reads)
+            .await
+            .is_err()
+        {
+            tracing::info!("the customer checking in and their pass were not read in time");
+        }
     }
 }

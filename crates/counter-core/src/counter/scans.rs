@@ -266,27 +266,32 @@ impl Counter {
             }
             return self.found(card).await;
         };
+        self.read_customer(&client, &customer).await?;
+        self.found(card).await
+    }
+
+    /// Reads a customer (with their cards) from the service into the cache, or forgets
+    /// them when the service no longer has them.
+    pub(super) async fn read_customer(
+        &self,
+        client: &Client,
+        customer: &CustomerId,
+    ) -> Result<(), Error> {
         // Stamped with the time it was asked, so that an answer this till stored while
         // the read was on its way is not overwritten with older figures.
         let asked = self.core.now();
-        match client.customers().get(&customer).await {
-            Ok(read) => {
-                let mut db = self.core.db();
-                let tx = db.transaction()?;
-                cache::put_customer(&tx, &CustomerView::from(&read.data), asked)?;
-                tx.commit()?;
-            }
-            Err(err) if err.code() == Some(&loyalty_api::ErrorCode::NotFound) => {
-                let mut db = self.core.db();
-                let tx = db.transaction()?;
-                cache::forget_customer(&tx, &customer)?;
-                tx.commit()?;
-            }
-            Err(err) => {
-                return Err(err.into());
-            }
+        let read = match client.customers().get(customer).await {
+            Ok(read) => Some(CustomerView::from(&read.data)),
+            Err(err) if err.code() == Some(&loyalty_api::ErrorCode::NotFound) => None,
+            Err(err) => return Err(err.into()),
+        };
+        let mut db = self.core.db();
+        let tx = db.transaction()?;
+        match read {
+            Some(read) => cache::put_customer(&tx, &read, asked)?,
+            None => cache::forget_customer(&tx, customer)?,
         }
-        self.found(card).await
+        Ok(tx.commit()?)
     }
 
     /// The card as read, once its pass is known (read now if this run has not).

@@ -8,6 +8,7 @@ mod history;
 mod identify;
 mod inputs;
 mod keychain;
+mod kiosk;
 mod lock;
 mod manager;
 mod messages;

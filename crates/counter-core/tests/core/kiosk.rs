@@ -1,0 +1,97 @@
+//! The kiosk's self check-in: one visit through the outbox, never a repeat one, and the
+//! customer reads their name and progress even on a till that has never seen their card.
+
+use counter_core::kinds::LoyaltyType;
+use counter_core::{CheckIn, Progress};
+
+use serde_json::json;
+
+use crate::{Env, drain};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_kiosk_counts_a_visit_once_and_shows_the_customer_their_name_and_progress() {
+    let env = Env::start().await;
+    let counter = env.counter().await;
+    // Enrolled after the till connected: neither the card nor its pass is known here.
+    let (card, customer) = env.new_visit_card().await;
+    let name = env.api_get(&format!("/v1/customers/{customer}")).await["name"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    let counted = counter.check_in(card.as_str()).await.unwrap();
+    assert_eq!(
+        counted,
+        CheckIn::Counted {
+            name: Some(name),
+            progress: Some(Progress {
+                count: 1,
+                goal: 10,
+                counts: LoyaltyType::Visits,
+                reward_title: "A coffee".into(),
+                rewards_available: 0,
+            }),
+        }
+    );
+    assert_eq!(env.scans_of(&customer).await, [("visit".into(), 0)]);
+
+    // The same card a moment later: refused in words, nothing recorded.
+    let again = counter.check_in(card.as_str()).await.unwrap();
+    assert!(
+        matches!(again, CheckIn::AlreadyCheckedIn { at: Some(_) }),
+        "{again:?}"
+    );
+    assert_eq!(env.scans_of(&customer).await, [("visit".into(), 0)]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn offline_a_check_in_is_saved_and_counts_once_when_the_service_is_back() {
+    let mut env = Env::start().await;
+    let (card, customer) = env.new_visit_card().await;
+    let counter = env.counter().await;
+    env.stop().await;
+
+    let saved = counter.check_in(card.as_str()).await.unwrap();
+    assert!(matches!(saved, CheckIn::Saved { .. }), "{saved:?}");
+
+    env.restart().await;
+    drain(&counter).await;
+    assert_eq!(env.scans_of(&customer).await, [("visit".into(), 0)]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_is_not_a_loyalty_card_records_nothing() {
+    let env = Env::start().await;
+    let (_, customer) = env.new_visit_card().await;
+    let gift = env.gift_card(20).await;
+    let counter = env.counter().await;
+
+    for input in ["no such card", gift.as_str()] {
+        let read = counter.check_in(input).await.unwrap();
+        assert_eq!(read, CheckIn::NotACard, "{input}");
+    }
+    assert!(env.scans_of(&customer).await.is_empty());
+    assert!(counter.queue(true, 10).unwrap().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pass_that_cannot_be_read_leaves_the_visit_counted_once_without_progress() {
+    let env = Env::start().await;
+    let counter = env.counter().await;
+    let (card, customer) = env.new_visit_card().await;
+    env.fault(json!({"path": "/v1/passes", "count": 10, "status": 404, "code": "not_found"}))
+        .await;
+
+    let counted = counter.check_in(card.as_str()).await.unwrap();
+    assert!(
+        matches!(
+            &counted,
+            CheckIn::Counted {
+                name: Some(_),
+                progress: None
+            }
+        ),
+        "{counted:?}"
+    );
+    assert_eq!(env.scans_of(&customer).await, [("visit".into(), 0)]);
+}
