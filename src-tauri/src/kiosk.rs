@@ -15,6 +15,7 @@ const IDLE_SECONDS: u32 = 60;
 #[derive(Debug)]
 pub struct Kiosk {
     on: AtomicBool,
+    needs_pin: AtomicBool,
     idle_seconds: u32,
 }
 
@@ -26,6 +27,9 @@ pub struct KioskStatus {
     pub on: bool,
     /// Seconds untouched before the kiosk goes back to its home screen.
     pub idle_seconds: u32,
+    /// `--kiosk` was given while no manager PIN was set: the window asks a manager to
+    /// choose one, then turns the kiosk on.
+    pub needs_pin: bool,
 }
 
 impl Kiosk {
@@ -37,6 +41,7 @@ impl Kiosk {
             .unwrap_or(IDLE_SECONDS);
         Self {
             on: AtomicBool::new(false),
+            needs_pin: AtomicBool::new(false),
             idle_seconds,
         }
     }
@@ -50,6 +55,9 @@ impl Kiosk {
     /// on top, or a normal window again.
     pub fn apply<R: Runtime>(&self, app: &AppHandle<R>, on: bool) -> KioskStatus {
         self.on.store(on, Ordering::SeqCst);
+        if on {
+            self.needs_pin.store(false, Ordering::SeqCst);
+        }
         if let Some(window) = app.get_webview_window("main") {
             // Best effort: a window manager may refuse any of these.
             let _ = window.set_decorations(!on);
@@ -69,11 +77,18 @@ impl Kiosk {
         }
     }
 
+    /// `--kiosk` was given while no manager PIN was set: the till opened as a counter,
+    /// and the window asks a manager to choose a PIN before it becomes a kiosk.
+    pub fn wait_for_pin(&self) {
+        self.needs_pin.store(true, Ordering::SeqCst);
+    }
+
     /// Where it stands.
     pub fn status(&self) -> KioskStatus {
         KioskStatus {
             on: self.holds(),
             idle_seconds: self.idle_seconds,
+            needs_pin: self.needs_pin.load(Ordering::SeqCst),
         }
     }
 }

@@ -78,8 +78,12 @@ pub fn run() {
             let app = app.handle().clone();
             tauri::async_runtime::spawn(async move {
                 match app.state::<till::Till>().open(&mut opening, start).await {
-                    Ok(on) => {
-                        app.state::<kiosk::Kiosk>().follow(&app, on);
+                    Ok(opened) => {
+                        let kiosk = app.state::<kiosk::Kiosk>();
+                        if opened.kiosk_needs_pin {
+                            kiosk.wait_for_pin();
+                        }
+                        kiosk.follow(&app, opened.kiosk);
                         drop(opening);
                     }
                     Err(err) => {

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use counter_core::pin::PinError;
 use counter_core::secrets::{KeyStore, SecretsConfig};
 use counter_core::settings::Settings;
 use counter_core::{Config, Connection, Counter, SystemClock, Trouble, UuidIds};
@@ -43,6 +44,16 @@ pub struct Start {
 }
 
 const OPENED: &str = "a till's session is in place once its opener lets go of the lock";
+
+/// How the till opened at start, for the window.
+#[derive(Debug, Clone, Copy)]
+pub struct Opened {
+    /// The till runs as a kiosk.
+    pub kiosk: bool,
+    /// `--kiosk` was given while no manager PIN is set: the till opened as a counter,
+    /// and a manager chooses a PIN before it becomes a kiosk.
+    pub kiosk_needs_pin: bool,
+}
 
 /// An open counter, and the demo server it talks to when it is the demo's.
 #[derive(Debug)]
@@ -91,15 +102,15 @@ impl Till {
 
     /// Opens the till whose data lives in `<data_dir>/till`, reconnecting with the kept
     /// key if there is one, or the demo's own till as `start` asks (the real one stays
-    /// closed, as after Try the demo), then makes it a kiosk if asked; answers whether
-    /// the till runs as a kiosk. A key or settings that cannot be read, or a till
-    /// another copy owns, still open (see [`Counter::troubles`]): the window says what is
-    /// wrong. Uses of the till wait meanwhile; on an error they go on waiting.
+    /// closed, as after Try the demo), then makes it a kiosk if asked and a manager PIN
+    /// is set. A key or settings that cannot be read, or a till another copy owns,
+    /// still open (see [`Counter::troubles`]): the window says what is wrong. Uses of
+    /// the till wait meanwhile; on an error they go on waiting.
     pub async fn open(
         &self,
         opening: &mut OpeningLock,
         start: Start,
-    ) -> Result<bool, CommandError> {
+    ) -> Result<Opened, CommandError> {
         let session = if start.demo {
             let session = opening.0.insert(self.demo_session().await?);
             session.connect_demo().await?;
@@ -111,10 +122,19 @@ impl Till {
                 demo: None,
             })
         };
-        if start.kiosk {
-            session.counter.start_as_kiosk()?;
-        }
-        Ok(session.counter.kiosk()?)
+        let kiosk_needs_pin = start.kiosk
+            && match session.counter.start_as_kiosk() {
+                Ok(()) => false,
+                Err(counter_core::Error::Pin(PinError::NotSet)) => {
+                    tracing::warn!("--kiosk: no manager PIN is set yet; the window asks for one");
+                    true
+                }
+                Err(err) => return Err(err.into()),
+            };
+        Ok(Opened {
+            kiosk: session.counter.kiosk()?,
+            kiosk_needs_pin,
+        })
     }
 
     /// The current session, for reading.

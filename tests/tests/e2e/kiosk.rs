@@ -12,7 +12,7 @@ use serde_json::json;
 use thirtyfour::prelude::*;
 
 use crate::support::{
-    self, PIN, Server, audit, gone, invoke, pin_stage, shown, stamps, text_until, type_pin,
+    self, Server, audit, gone, invoke, pin_stage, shown, stamps, text_until, type_pin,
 };
 
 const WAIT: Duration = Duration::from_secs(15);
@@ -84,7 +84,19 @@ async fn a_customer_checks_in_once_the_kiosk_holds_its_window_and_only_the_pin_l
     let app = App::launch_with("kiosk-check-in", &["--demo", "--kiosk", "--kiosk-idle=3"]).await?;
     let outcome = async {
         let driver = &app.driver;
-        shown(driver, By::Id("kiosk-scan"), Duration::from_secs(30)).await?;
+        // No manager PIN yet: whoever started the kiosk chooses one before it opens (the
+        // PIN is what lets staff leave it; a customer must never be the one to choose).
+        ensure!(
+            pin_stage(driver, Duration::from_secs(30)).await? == "new",
+            "a kiosk without a manager PIN did not ask for one first"
+        );
+        ensure!(
+            driver.find_all(By::Id("kiosk-scan")).await?.is_empty(),
+            "the kiosk opened before a manager PIN was chosen"
+        );
+        shot(driver, "kiosk-first-pin").await?;
+        support::as_manager(driver).await?;
+        shown(driver, By::Id("kiosk-scan"), WAIT).await?;
         let server = Server::of(&app).await?;
         // Full screen on the 1280×800 display.
         let rect = driver.get_window_rect().await?;
@@ -185,7 +197,6 @@ async fn a_customer_checks_in_once_the_kiosk_holds_its_window_and_only_the_pin_l
         shown(driver, By::Id("kiosk"), WAIT).await?;
 
         // Leaving takes the manager's PIN; a wrong one does not leave.
-        invoke(driver, "set_pin", json!({"pin": PIN})).await?;
         invoke(driver, "manager_leaves", json!({})).await?;
         driver.find(By::Id("kiosk-leave")).await?.click().await?;
         ensure!(

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::kinds::LoyaltyType;
+use crate::pin::{self, PinError};
 use crate::scanner::Scanned;
 use crate::views::ScanResultView;
 
@@ -61,9 +62,10 @@ pub enum CheckIn {
 }
 
 impl Counter {
-    /// Whether the till runs as a kiosk.
+    /// Whether the till runs as a kiosk: only while a manager PIN can let staff leave
+    /// it (a kiosk kept without one, by an earlier version, opens as a counter).
     pub fn kiosk(&self) -> Result<bool, Error> {
-        Ok(self.settings()?.kiosk)
+        Ok(self.settings()?.kiosk && self.pin_is_set()?)
     }
 
     /// Turns the kiosk on or off: a manager's, both ways (leaving needs the PIN).
@@ -73,10 +75,18 @@ impl Counter {
     }
 
     /// Makes this till a kiosk at start (`--kiosk`: whoever starts the app so set it
-    /// up); leaving it later needs the PIN.
+    /// up); leaving it later needs the PIN. Refused while no PIN is set
+    /// ([`PinError::NotSet`]): whoever stood at the kiosk could choose one and leave.
     pub fn start_as_kiosk(&self) -> Result<(), Error> {
         self.owner()?;
+        if !self.pin_is_set()? {
+            return Err(PinError::NotSet.into());
+        }
         self.change_settings(|saved| saved.kiosk = true)
+    }
+
+    fn pin_is_set(&self) -> Result<bool, Error> {
+        Ok(pin::status(&self.core.db(), self.core.now())?.set)
     }
 
     /// A customer checks in with their own card: one visit through the outbox, never a

@@ -2,7 +2,8 @@
 //! customer reads their name and progress even on a till that has never seen their card.
 
 use counter_core::kinds::LoyaltyType;
-use counter_core::{CheckIn, Progress};
+use counter_core::pin::PinError;
+use counter_core::{CheckIn, Error, Progress};
 
 use serde_json::json;
 
@@ -94,4 +95,43 @@ async fn a_pass_that_cannot_be_read_leaves_the_visit_counted_once_without_progre
         "{counted:?}"
     );
     assert_eq!(env.scans_of(&customer).await, [("visit".into(), 0)]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_till_becomes_a_kiosk_only_with_a_manager_pin_to_leave_it_by() {
+    let env = Env::start().await;
+    let counter = env.counter().await;
+
+    // `--kiosk` before any PIN: refused, so no customer can choose the PIN and leave.
+    let refused = counter.start_as_kiosk().unwrap_err();
+    assert!(
+        matches!(refused, Error::Pin(PinError::NotSet)),
+        "{refused:?}"
+    );
+    assert!(!counter.kiosk().unwrap());
+    assert!(!counter.settings().unwrap().kiosk);
+
+    counter.set_pin("2468").unwrap();
+    counter.start_as_kiosk().unwrap();
+    assert!(counter.kiosk().unwrap());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kiosk_kept_without_a_pin_opens_as_a_counter() {
+    let env = Env::start().await;
+    let counter = env.counter().await;
+    let mut settings = counter.settings().unwrap();
+    counter.close().await;
+    // As an earlier version left it: the kiosk on, no PIN.
+    settings.kiosk = true;
+    let db = rusqlite::Connection::open(env.till_dir().join("till.db")).unwrap();
+    db.execute(
+        "UPDATE settings SET value = ?1 WHERE name = 'settings'",
+        [serde_json::to_string(&settings).unwrap()],
+    )
+    .unwrap();
+
+    let counter = env.open_with(crate::test_config()).await;
+    assert!(counter.settings().unwrap().kiosk);
+    assert!(!counter.kiosk().unwrap(), "a kiosk nobody could leave");
 }

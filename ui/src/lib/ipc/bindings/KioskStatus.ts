@@ -11,4 +11,9 @@ on: boolean,
 /**
  * Seconds untouched before the kiosk goes back to its home screen.
  */
-idle_seconds: number, };
+idle_seconds: number, 
+/**
+ * `--kiosk` was given while no manager PIN was set: the window asks a manager to
+ * choose one, then turns the kiosk on.
+ */
+needs_pin: boolean, };
