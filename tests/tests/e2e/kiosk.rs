@@ -1,7 +1,7 @@
 //! The kiosk, end to end, under a window manager (full screen only takes effect under
 //! one): a customer's check-in records one visit and refuses the repeat in words; idle,
 //! it goes home; Escape, Alt+F4 and the window manager's close leave it in place;
-//! leaving takes the PIN; a restart comes back as a kiosk, in the language it last spoke.
+//! leaving takes the PIN; a restart comes back as a kiosk, in the till's language.
 
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -156,10 +156,13 @@ async fn a_customer_checks_in_once_the_kiosk_holds_its_window_and_only_the_pin_l
             "a repeat check-in was counted"
         );
 
-        // A customer on their way to the reward reads how far they are.
+        // A customer on their way to the reward reads how far they are. They tapped a
+        // button first: the scanner still types into the field.
         let (name, card, visits) = on_the_way(&server).await?;
+        driver.find(By::Id("kiosk-en")).await?.click().await?;
+        tokio::time::sleep(Duration::from_millis(200)).await;
         driver
-            .find(By::Id("kiosk-scan"))
+            .active_element()
             .await?
             .send_keys(format!("{card}{}", char::from(Key::Enter)))
             .await?;
@@ -177,12 +180,30 @@ async fn a_customer_checks_in_once_the_kiosk_holds_its_window_and_only_the_pin_l
             "on the way to the reward, the customer reads {said:?}"
         );
 
-        // Untouched, it goes home and forgets what it showed.
+        // A customer switches to French and leaves the PIN pad open. Untouched, the
+        // kiosk goes home: it forgets what it showed, closes the pad and speaks its
+        // own language again.
+        driver.find(By::Id("kiosk-fr")).await?.click().await?;
+        text_until(driver, By::Css("#kiosk h1"), WAIT, |t| {
+            t.starts_with("Bienvenue")
+        })
+        .await?;
+        driver.find(By::Id("kiosk-leave")).await?.click().await?;
+        pin_stage(driver, WAIT).await?;
         tokio::time::sleep(Duration::from_secs(4)).await;
         let left = driver.find(By::Id("kiosk-result")).await?.text().await?;
         ensure!(
             left.trim().is_empty(),
             "still shown after the idle time: {left:?}"
+        );
+        ensure!(
+            driver.find_all(By::Id("pin-pad")).await?.is_empty(),
+            "the PIN pad is still open after the idle time"
+        );
+        let welcome = driver.find(By::Css("#kiosk h1")).await?.text().await?;
+        ensure!(
+            welcome.starts_with("Welcome"),
+            "after the idle time the kiosk says {welcome:?}"
         );
 
         // No way out: Escape, Alt+F4, the window manager's close.
@@ -223,7 +244,7 @@ async fn a_customer_checks_in_once_the_kiosk_holds_its_window_and_only_the_pin_l
 }
 
 #[tokio::test]
-async fn turned_on_in_settings_behind_the_pin_a_kiosk_comes_back_after_a_restart_in_the_language_it_last_spoke()
+async fn turned_on_in_settings_behind_the_pin_a_kiosk_comes_back_after_a_restart_in_the_tills_language_not_a_customers()
 -> anyhow::Result<()> {
     let _wm = WindowManager::start()?;
     let name = "kiosk-restart";
@@ -234,6 +255,8 @@ async fn turned_on_in_settings_behind_the_pin_a_kiosk_comes_back_after_a_restart
         // Settings are the manager's: the PIN first.
         support::open_settings(driver).await?;
         shot(driver, "kiosk-settings").await?;
+        // The till speaks French.
+        driver.find(By::Id("lang-fr")).await?.click().await?;
         driver.find(By::Id("kiosk-on")).await?.click().await?;
         support::as_manager_if_asked(driver).await?;
         shown(driver, By::Id("kiosk-scan"), WAIT).await?;
@@ -260,19 +283,27 @@ async fn turned_on_in_settings_behind_the_pin_a_kiosk_comes_back_after_a_restart
             rect.width,
             rect.height
         );
-        driver.find(By::Id("kiosk-fr")).await?.click().await?;
-        text_until(driver, By::Css("#kiosk h1"), WAIT, |t| {
-            t.starts_with("Bienvenue")
-        })
-        .await?;
+        // In the till's language, French, from the first screen.
+        let welcome = driver.find(By::Css("#kiosk h1")).await?.text().await?;
+        ensure!(
+            welcome.starts_with("Bienvenue"),
+            "after a restart the French till's kiosk says {welcome:?}"
+        );
         shot(driver, "kiosk-home-fr").await?;
         let problems = audit(driver, "kiosk, French").await?;
         ensure!(problems.is_empty(), "{}", problems.join("\n"));
+        // A customer reads it in English, for their visit only.
+        driver.find(By::Id("kiosk-en")).await?.click().await?;
+        text_until(driver, By::Css("#kiosk h1"), WAIT, |t| {
+            t.starts_with("Welcome")
+        })
+        .await?;
         Ok(())
     }
     .await;
     support::finish_closed(app, outcome).await?;
-    // Started again: French from the first screen (its words are fetched before it).
+    // Started again: the till's French, not the last customer's English, from the first
+    // screen (its words are fetched before it).
     let app = App::relaunch(name, &["--demo"]).await?;
     let outcome = async {
         let welcome = shown(&app.driver, By::Css("#kiosk h1"), Duration::from_secs(30))

@@ -44,3 +44,13 @@ export async function setLang(lang: Lang): Promise<void> {
     // Private storage may be unavailable: the choice lasts for this run.
   }
 }
+
+/** Speaks `lang` for now, not remembered: a kiosk's customer's choice, for their visit. */
+export async function speakForNow(lang: Lang): Promise<void> {
+  await speak(lang);
+}
+
+/** Back to the till's own language, the one remembered (a kiosk between customers). */
+export async function speakTillLanguage(): Promise<void> {
+  await speak(initial());
+}
