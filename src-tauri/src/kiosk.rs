@@ -1,5 +1,5 @@
-//! The kiosk's window: full screen, without decorations, above every other window, and
-//! deaf to closing while the kiosk runs. The core keeps whether the till is a kiosk
+//! The kiosk's window: full screen, without decorations, above every other window,
+//! deaf to closing and keeping the keyboard while the kiosk runs. The core keeps whether the till is a kiosk
 //! (it survives a restart); the shell holds the window to it.
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -61,10 +61,20 @@ impl Kiosk {
         if let Some(window) = app.get_webview_window("main") {
             // Best effort: a window manager may refuse any of these.
             let _ = window.set_decorations(!on);
+            let _ = window.set_minimizable(!on);
             let _ = window.set_always_on_top(on);
             let _ = window.set_fullscreen(on);
         }
         self.status()
+    }
+
+    /// The kiosk's window lost the keyboard (Alt+Tab, another window activated): it
+    /// takes it back, so that the scanner never types into another app.
+    pub fn hold_focus<R: Runtime>(&self, window: &tauri::Window<R>) {
+        if self.holds() {
+            let _ = window.unminimize();
+            let _ = window.set_focus();
+        }
     }
 
     /// Follows the open till's setting: the window changes only where it differs (each

@@ -116,12 +116,16 @@ pub fn run() {
                 });
             }
         })
-        // A kiosk's window does not close: not by Alt+F4, not by the window manager.
+        // A kiosk's window does not close, not by Alt+F4, not by the window manager, and
+        // does not let another window keep the keyboard.
         .on_window_event(|window, event| {
-            if let tauri::WindowEvent::CloseRequested { api, .. } = event
-                && window.state::<kiosk::Kiosk>().holds()
-            {
-                api.prevent_close();
+            let kiosk = window.state::<kiosk::Kiosk>();
+            match event {
+                tauri::WindowEvent::CloseRequested { api, .. } if kiosk.holds() => {
+                    api.prevent_close();
+                }
+                tauri::WindowEvent::Focused(false) => kiosk.hold_focus(window),
+                _ => {}
             }
         })
         .invoke_handler(tauri::generate_handler![

@@ -77,6 +77,41 @@ async fn on_the_way(server: &Server) -> anyhow::Result<(String, String, i64)> {
         .context("no demo customer on the way to the reward")
 }
 
+/// Another app's window on the test's display (the bare Tauri window `make measure`
+/// compares with), for as long as the test holds it.
+struct OtherApp(Child);
+
+impl OtherApp {
+    fn start() -> anyhow::Result<Self> {
+        let binary = loyalty_counter_e2e::workspace_root().join("target/debug/bare-window");
+        let child = Command::new(&binary)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .with_context(|| format!("{} is missing (`make build` builds it)", binary.display()))?;
+        let other = Self(child);
+        for _ in 0..100 {
+            let found = Command::new("xdotool")
+                .args(["search", "--name", "Bare Window"])
+                .output()?;
+            if found.status.success() && !found.stdout.is_empty() {
+                // Mapped: let it take the focus it asks for.
+                std::thread::sleep(Duration::from_millis(500));
+                return Ok(other);
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        anyhow::bail!("the other app's window did not appear")
+    }
+}
+
+impl Drop for OtherApp {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 #[tokio::test]
 async fn a_customer_checks_in_once_the_kiosk_holds_its_window_and_only_the_pin_leaves()
 -> anyhow::Result<()> {
@@ -216,6 +251,20 @@ async fn a_customer_checks_in_once_the_kiosk_holds_its_window_and_only_the_pin_l
         display("wmctrl", &["-c", "Loyalty Counter"])?;
         tokio::time::sleep(Duration::from_secs(1)).await;
         shown(driver, By::Id("kiosk"), WAIT).await?;
+        // Nor by switching to another app: the kiosk takes the keyboard back.
+        let other = OtherApp::start()?;
+        display("xdotool", &["key", "alt+Tab"])?;
+        display("wmctrl", &["-a", "Bare Window"])?;
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let active = Command::new("xdotool")
+            .args(["getactivewindow", "getwindowname"])
+            .output()?;
+        let active = String::from_utf8_lossy(&active.stdout);
+        ensure!(
+            active.trim() == "Loyalty Counter",
+            "another window keeps the keyboard: {active:?}"
+        );
+        drop(other);
 
         // Leaving takes the manager's PIN; a wrong one does not leave.
         invoke(driver, "manager_leaves", json!({})).await?;
