@@ -8,10 +8,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::support::own::OwnServer as Server;
-use crate::support::{connect_with, finish_closed, shown, text_until};
+use crate::support::{PIN, connect_with, finish_closed, invoke, shown, text_until};
 use anyhow::{Context, Result, ensure};
 use loyalty_counter_e2e::{App, data_dir_in, shot, text_of};
-use serde_json::Value;
+use serde_json::{Value, json};
 use thirtyfour::prelude::*;
 
 const WAIT: Duration = Duration::from_secs(15);
@@ -247,6 +247,50 @@ async fn a_kept_key_the_service_refuses_at_restart_opens_connect_which_says_so()
         shot(driver, "restart-key-refused").await?;
         connect_with(driver, &another, &server.running.sandbox_url()).await?;
         counter_of(driver, "Café Révoqué 2").await
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kiosk_whose_key_is_refused_at_restart_stays_a_kiosk_closed_until_the_pin() -> Result<()>
+{
+    const NAME: &str = "restart-kiosk-refused";
+    let server = Server::start().await?;
+    let shop = server.business("Café Borne", "enterprise").await?;
+    let (key, id) = server.key(&shop, "test", Value::Null).await?;
+    let app = App::launch(NAME).await?;
+    let outcome = async {
+        let driver = &app.driver;
+        shown(driver, By::Id("api-key"), Duration::from_secs(30)).await?;
+        connect_with(driver, &key, &server.running.sandbox_url()).await?;
+        text_until(driver, By::Id("business-name"), WAIT, |t| t == "Café Borne").await?;
+        invoke(driver, "set_pin", json!({"pin": PIN})).await?;
+        invoke(driver, "set_kiosk", json!({"on": true})).await?;
+        Ok(())
+    }
+    .await;
+    finish_closed(app, outcome).await?;
+    server
+        .control(&format!("/keys/{id}/revoke"), json!({}))
+        .await?;
+
+    restarted(NAME, async |app| {
+        let driver = &app.driver;
+        // No check-in, and no Connect a customer could use to take the till out of the
+        // kiosk: closed, in words, until staff come.
+        let said = text_of(driver, By::Id("kiosk-closed"), Duration::from_secs(30)).await?;
+        ensure!(said.contains("closed"), "the closed kiosk says {said:?}");
+        ensure!(
+            driver.find_all(By::Id("api-key")).await?.is_empty()
+                && driver.find_all(By::Id("kiosk-scan")).await?.is_empty(),
+            "a kiosk whose key is refused offers Connect or a check-in"
+        );
+        shot(driver, "kiosk-closed").await?;
+        driver.find(By::Id("kiosk-leave")).await?.click().await?;
+        support::as_manager(driver).await?;
+        let notice = text_of(driver, By::Id("connect-notice"), WAIT).await?;
+        ensure!(notice.contains("refuses the key"), "notice: {notice:?}");
+        Ok(())
     })
     .await
 }

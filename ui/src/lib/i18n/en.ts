@@ -168,6 +168,7 @@ const words = {
   kiosk_already: 'You already checked in a moment ago. See you next time!',
   kiosk_not_a_card: 'We could not read that card. Try again, or ask at the counter.',
   kiosk_refused: 'This card cannot check in here. Please ask at the counter.',
+  kiosk_closed: 'This kiosk is closed for now. Please check in at the counter.',
   kiosk_staff: 'Staff',
   pin_for_kiosk_exit: 'Manager: leave the kiosk',
   pin_for_kiosk: 'Manager: turn on the kiosk',

@@ -167,6 +167,7 @@ const words: Record<Key, Entry> = {
   kiosk_already: 'Vous êtes déjà passé il y a un instant. À la prochaine !',
   kiosk_not_a_card: 'Nous n’avons pas pu lire cette carte. Réessayez, ou demandez au comptoir.',
   kiosk_refused: 'Cette carte ne peut pas être enregistrée ici. Demandez au comptoir.',
+  kiosk_closed: 'Cette borne est fermée pour le moment. Merci de passer au comptoir.',
   kiosk_staff: 'Personnel',
   pin_for_kiosk_exit: 'Responsable : quitter la borne',
   pin_for_kiosk: 'Responsable : activer la borne',
