@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_DIGITS, amountOf, press } from './keypad';
+import { CODE_ROWS, MAX_CODE, MAX_DIGITS, amountOf, press, pressCode } from './keypad';
 
 const typeAll = (keys: string[]) => keys.reduce(press, '');
 
@@ -20,5 +20,26 @@ describe('keypad', () => {
     expect(amountOf('')).toBeNull();
     expect(amountOf('0')).toBeNull();
     expect(amountOf('40')).toBe(40);
+  });
+});
+
+describe('kiosk keys', () => {
+  const typeCode = (keys: string[]) => keys.reduce(pressCode, '');
+
+  it('types a card id in both cases, and deletes', () => {
+    expect(typeCode([...'card_8DqZ'])).toBe('card_8DqZ');
+    expect(typeCode(['c', 'a', 'Backspace', 'Backspace', 'x'])).toBe('x');
+    expect(typeCode(['a', 'b', 'Clear', 'Z'])).toBe('Z');
+  });
+
+  it('ignores other keys and what goes past the limit', () => {
+    expect(typeCode(['-', ' ', 'é', 'Enter', 'a'])).toBe('a');
+    expect(typeCode(Array(MAX_CODE + 5).fill('a'))).toHaveLength(MAX_CODE);
+  });
+
+  it('offers every character of an id on its keys, once', () => {
+    const keys = CODE_ROWS.flat();
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys.sort().join('')).toBe([...'0123456789_abcdefghijklmnopqrstuvwxyz'].sort().join(''));
   });
 });
