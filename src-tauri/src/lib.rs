@@ -81,7 +81,7 @@ pub fn run() {
                     Ok(opened) => {
                         let kiosk = app.state::<kiosk::Kiosk>();
                         if opened.kiosk_needs_pin {
-                            kiosk.wait_for_pin();
+                            kiosk.ask_for_pin_first();
                         }
                         kiosk.follow(&app, opened.kiosk);
                         drop(opening);

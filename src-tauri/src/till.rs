@@ -4,10 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use counter_core::pin::PinError;
 use counter_core::secrets::{KeyStore, SecretsConfig};
 use counter_core::settings::Settings;
-use counter_core::{Config, Connection, Counter, SystemClock, Trouble, UuidIds};
+use counter_core::{Config, Connection, Counter, KioskStart, SystemClock, Trouble, UuidIds};
 use tauri::{AppHandle, Emitter};
 use tokio::sync::{
     OwnedRwLockWriteGuard, RwLock, RwLockMappedWriteGuard, RwLockReadGuard, RwLockWriteGuard,
@@ -123,13 +122,16 @@ impl Till {
             })
         };
         let kiosk_needs_pin = start.kiosk
-            && match session.counter.start_as_kiosk() {
-                Ok(()) => false,
-                Err(counter_core::Error::Pin(PinError::NotSet)) => {
+            && match session.counter.start_as_kiosk()? {
+                KioskStart::Started => false,
+                KioskStart::NeedsPin => {
                     tracing::warn!("--kiosk: no manager PIN is set yet; the window asks for one");
                     true
                 }
-                Err(err) => return Err(err.into()),
+                KioskStart::HeldElsewhere => {
+                    tracing::warn!("--kiosk: another copy owns the till; this one only reads it");
+                    false
+                }
             };
         Ok(Opened {
             kiosk: session.counter.kiosk()?,

@@ -220,7 +220,7 @@ pub async fn opening(
         connection: counter
             .connection()
             .map(|connection| ConnectionView::new(connection, session.is_demo())),
-        kiosk: kiosk.follow(&app, counter.kiosk()?),
+        kiosk: kiosk.opening(&app, counter.kiosk()?),
     })
 }
 

@@ -194,9 +194,13 @@ async fn a_customer_checks_in_once_the_kiosk_holds_its_window_and_only_the_pin_l
         // into the field): refused in words, never confirmed from here.
         driver.find(By::Id("kiosk-en")).await?.click().await?;
         tokio::time::sleep(Duration::from_millis(200)).await;
-        driver
-            .active_element()
-            .await?
+        let focused = driver.active_element().await?;
+        ensure!(
+            focused.id().await?.as_deref() == Some("kiosk-scan"),
+            "after a tap the scanner would type into {:?}",
+            focused.id().await?
+        );
+        focused
             .send_keys(format!("{card}{}", char::from(Key::Enter)))
             .await?;
         text_until(driver, By::Id("kiosk-result"), WAIT, |t| {
@@ -299,6 +303,35 @@ async fn a_customer_checks_in_once_the_kiosk_holds_its_window_and_only_the_pin_l
         support::as_manager(driver).await?;
         gone(driver, By::Id("kiosk"), WAIT).await?;
         shown(driver, By::Id("scan"), WAIT).await?;
+        Ok(())
+    }
+    .await;
+    app.finish(outcome).await
+}
+
+#[tokio::test]
+async fn started_as_a_kiosk_without_a_pin_a_cancelled_pin_pad_leaves_a_counter_and_asks_once()
+-> anyhow::Result<()> {
+    let _wm = WindowManager::start()?;
+    let app = App::launch_with("kiosk-pin-cancelled", &["--demo", "--kiosk"]).await?;
+    let outcome = async {
+        let driver = &app.driver;
+        ensure!(
+            pin_stage(driver, Duration::from_secs(30)).await? == "new",
+            "no PIN asked for"
+        );
+        driver.find(By::Id("pin-cancel")).await?.click().await?;
+        gone(driver, By::Id("pin-pad"), WAIT).await?;
+        shown(driver, By::Id("scan"), WAIT).await?;
+        // Asked once per start: not again when the page loads again.
+        driver.refresh().await?;
+        shown(driver, By::Id("scan"), Duration::from_secs(30)).await?;
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        ensure!(
+            driver.find_all(By::Id("pin-pad")).await?.is_empty()
+                && driver.find_all(By::Id("kiosk")).await?.is_empty(),
+            "the PIN is asked for again, or the till became a kiosk"
+        );
         Ok(())
     }
     .await;

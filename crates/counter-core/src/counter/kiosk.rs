@@ -3,13 +3,13 @@
 
 use super::*;
 use crate::kinds::LoyaltyType;
-use crate::pin::{self, PinError};
+use crate::pin;
 use crate::scanner::Scanned;
 use crate::views::ScanResultView;
 
 /// How long a customer who checked in waits at most for their name and progress to be
 /// read, on a till that did not know them.
-const READS_AFTER_CHECK_IN: Duration = Duration::from_millis(1500);
+const CHECK_IN_READS_TIMEOUT: Duration = Duration::from_millis(1500);
 
 for_the_ui! {
 /// How far a card is from its reward, for the customer to read in large type.
@@ -61,11 +61,23 @@ pub enum CheckIn {
 }
 }
 
+/// How `--kiosk` went at start ([`Counter::start_as_kiosk`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KioskStart {
+    /// The till is a kiosk.
+    Started,
+    /// No manager PIN is set yet: a manager chooses one, then the till becomes a kiosk.
+    NeedsPin,
+    /// Another copy owns the till: this one only reads it, and says so.
+    HeldElsewhere,
+}
+
 impl Counter {
-    /// Whether the till runs as a kiosk: only while a manager PIN can let staff leave
-    /// it (a kiosk kept without one, by an earlier version, opens as a counter).
+    /// Whether the till runs as a kiosk: in the copy that owns it (another copy only
+    /// reads it, and says so), while a manager PIN can let staff leave it (a kiosk kept
+    /// without one, by an earlier version, opens as a counter).
     pub fn kiosk(&self) -> Result<bool, Error> {
-        Ok(self.settings()?.kiosk && self.pin_is_set()?)
+        Ok(self.owner().is_ok() && self.settings()?.kiosk && self.pin_is_set()?)
     }
 
     /// Turns the kiosk on or off: a manager's, both ways (leaving needs the PIN).
@@ -75,14 +87,17 @@ impl Counter {
     }
 
     /// Makes this till a kiosk at start (`--kiosk`: whoever starts the app so set it
-    /// up); leaving it later needs the PIN. Refused while no PIN is set
-    /// ([`PinError::NotSet`]): whoever stood at the kiosk could choose one and leave.
-    pub fn start_as_kiosk(&self) -> Result<(), Error> {
-        self.owner()?;
-        if !self.pin_is_set()? {
-            return Err(PinError::NotSet.into());
+    /// up); leaving it later needs the PIN. Not while no PIN is set: whoever stood at
+    /// the kiosk could choose one and leave.
+    pub fn start_as_kiosk(&self) -> Result<KioskStart, Error> {
+        if self.owner().is_err() {
+            return Ok(KioskStart::HeldElsewhere);
         }
-        self.change_settings(|saved| saved.kiosk = true)
+        if !self.pin_is_set()? {
+            return Ok(KioskStart::NeedsPin);
+        }
+        self.change_settings(|saved| saved.kiosk = true)?;
+        Ok(KioskStart::Started)
     }
 
     fn pin_is_set(&self) -> Result<bool, Error> {
@@ -153,7 +168,7 @@ impl Counter {
             }
         };
         let reads = async { tokio::join!(customer, self.learn_pass(&result.card.pass_id)) };
-        if tokio::time::timeout(READS_AFTER_CHECK_IN, reads)
+        if tokio::time::timeout(CHECK_IN_READS_TIMEOUT, reads)
             .await
             .is_err()
         {

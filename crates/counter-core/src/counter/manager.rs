@@ -20,11 +20,15 @@ impl Counter {
     }
 
     /// Sets the first PIN (4 to 8 digits); refused once one is set. The manager who
-    /// set it is here.
+    /// set it is here. A kiosk kept without a PIN (an earlier version's) is dropped:
+    /// the first PIN does not turn the till into a kiosk.
     pub fn set_pin(&self, new: &str) -> Result<(), Error> {
         self.owner()?;
         pin::set(&self.core.db(), new)?;
         self.manager_arrives();
+        if self.settings()?.kiosk {
+            self.change_settings(|saved| saved.kiosk = false)?;
+        }
         Ok(())
     }
 

@@ -59,7 +59,7 @@ mod scans;
 pub use browse::{BrowsePage, BrowseQuery, BrowseRow};
 pub use customers::{EnrolOutcome, Enrolment};
 pub use figures::{Figure, FigureName, Figures, FiguresPeriod, MAX_FIGURE_DAYS};
-pub use kiosk::{CheckIn, Progress};
+pub use kiosk::{CheckIn, KioskStart, Progress};
 pub use manager::MANAGER_IDLE;
 pub use messages::{
     BroadcastDraft, MessageAudience, MessageDraft, MessagePreview, ScheduledMessage, ScheduledState,

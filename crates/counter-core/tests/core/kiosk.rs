@@ -2,8 +2,7 @@
 //! customer reads their name and progress even on a till that has never seen their card.
 
 use counter_core::kinds::LoyaltyType;
-use counter_core::pin::PinError;
-use counter_core::{CheckIn, Error, Progress};
+use counter_core::{CheckIn, KioskStart, Progress};
 
 use serde_json::json;
 
@@ -102,17 +101,20 @@ async fn a_till_becomes_a_kiosk_only_with_a_manager_pin_to_leave_it_by() {
     let env = Env::start().await;
     let counter = env.counter().await;
 
-    // `--kiosk` before any PIN: refused, so no customer can choose the PIN and leave.
-    let refused = counter.start_as_kiosk().unwrap_err();
-    assert!(
-        matches!(refused, Error::Pin(PinError::NotSet)),
-        "{refused:?}"
-    );
+    // `--kiosk` before any PIN: not yet, so no customer can choose the PIN and leave.
+    assert_eq!(counter.start_as_kiosk().unwrap(), KioskStart::NeedsPin);
     assert!(!counter.kiosk().unwrap());
     assert!(!counter.settings().unwrap().kiosk);
 
     counter.set_pin("2468").unwrap();
-    counter.start_as_kiosk().unwrap();
+    assert_eq!(counter.start_as_kiosk().unwrap(), KioskStart::Started);
+    assert!(counter.kiosk().unwrap());
+
+    // A second copy on the same till only reads it: never a kiosk, and `--kiosk` there
+    // changes nothing.
+    let second = env.open_with(crate::test_config()).await;
+    assert_eq!(second.start_as_kiosk().unwrap(), KioskStart::HeldElsewhere);
+    assert!(!second.kiosk().unwrap());
     assert!(counter.kiosk().unwrap());
 }
 
@@ -132,6 +134,35 @@ async fn a_kiosk_kept_without_a_pin_opens_as_a_counter() {
     .unwrap();
 
     let counter = env.open_with(crate::test_config()).await;
-    assert!(counter.settings().unwrap().kiosk);
     assert!(!counter.kiosk().unwrap(), "a kiosk nobody could leave");
+    // Nor does the first PIN, set for anything else, turn it into one.
+    counter.set_pin("2468").unwrap();
+    assert!(!counter.kiosk().unwrap());
+    assert!(!counter.settings().unwrap().kiosk);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_customer_who_cannot_be_read_still_checks_in_once_and_reads_their_progress() {
+    let env = Env::start().await;
+    let counter = env.counter().await;
+    let (card, customer) = env.new_visit_card().await;
+    env.fault(json!({"path": "/v1/customers", "count": 10, "status": 404, "code": "not_found"}))
+        .await;
+
+    let counted = counter.check_in(card.as_str()).await.unwrap();
+    assert!(
+        matches!(
+            &counted,
+            CheckIn::Counted {
+                name: None,
+                progress: Some(Progress {
+                    count: 1,
+                    goal: 10,
+                    ..
+                })
+            }
+        ),
+        "{counted:?}"
+    );
+    assert_eq!(env.scans_of(&customer).await, [("visit".into(), 0)]);
 }
