@@ -1,0 +1,71 @@
+import { fireEvent, render, screen } from '@testing-library/svelte';
+import { describe, expect, it, vi } from 'vitest';
+import type { CheckIn, CommandError, ConnectionView, KioskStatus } from '../lib/ipc';
+
+// The core records the visit and holds the rules (tested in Rust, and end to end);
+// here it answers as the core would, so the page's part is what is tested.
+const ipc = vi.hoisted(() => ({
+  checkIn: vi.fn(),
+  managerLeaves: vi.fn(async () => {}),
+  setKiosk: vi.fn(),
+}));
+vi.mock('../lib/ipc', () => ipc);
+vi.mock('../lib/ui/manager.svelte', () => ({
+  askManager: vi.fn(async () => true),
+  manager: { asking: null },
+}));
+
+import Kiosk from './Kiosk.svelte';
+
+const connection = { business_name: 'Café Test' } as ConnectionView;
+const status: KioskStatus = { on: true, idle_seconds: 60, needs_pin: false };
+const counted: CheckIn = { outcome: 'counted', name: null, progress: null };
+
+function open(onleft = () => {}) {
+  render(Kiosk, { connection, closed: false, status, onleft });
+  return screen.getByLabelText('Scan your loyalty card, or type its number') as HTMLInputElement;
+}
+
+describe('Kiosk', () => {
+  it('types a card id on its own keys, capitals with Shift', async () => {
+    const field = open();
+    for (const key of ['c', 'a', 'r', 'd', '_']) await fireEvent.click(document.getElementById(`kiosk-key-${key}`)!);
+    await fireEvent.click(screen.getByRole('button', { name: 'Capital letters' }));
+    await fireEvent.click(document.getElementById('kiosk-key-q')!);
+    await fireEvent.click(screen.getByRole('button', { name: 'Delete the last character' }));
+    await fireEvent.click(document.getElementById('kiosk-key-z')!);
+    expect(field.value).toBe('card_Z');
+  });
+
+  it('sends a scan that ends while the last check-in is on its way, once that is done', async () => {
+    let answer: (value: CheckIn) => void = () => {};
+    ipc.checkIn.mockImplementationOnce(() => new Promise<CheckIn>((done) => (answer = done)));
+    ipc.checkIn.mockResolvedValueOnce(counted);
+    const field = open();
+    await fireEvent.input(field, { target: { value: 'card_first' } });
+    await fireEvent.submit(field.form!);
+    await fireEvent.input(field, { target: { value: 'card_second' } });
+    await fireEvent.submit(field.form!);
+    expect(ipc.checkIn).toHaveBeenCalledTimes(1);
+    answer(counted);
+    await vi.waitFor(() => expect(ipc.checkIn).toHaveBeenCalledTimes(2));
+    expect(ipc.checkIn.mock.calls.map((call) => call[0])).toEqual(['card_first', 'card_second']);
+  });
+
+  it('says why it stays a kiosk when leaving fails after the PIN', async () => {
+    const refused: CommandError = {
+      code: 'already_open',
+      data: null,
+      problem: null,
+      message: 'another copy owns the till',
+    };
+    ipc.setKiosk.mockRejectedValueOnce(refused);
+    const onleft = vi.fn();
+    open(onleft);
+    await fireEvent.click(screen.getByRole('button', { name: 'Staff' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent?.trim()).not.toBe('');
+    expect(alert.textContent).not.toContain('{');
+    expect(onleft).not.toHaveBeenCalled();
+  });
+});
