@@ -213,6 +213,15 @@ async fn the_demo_is_reset_to_its_first_state_from_the_settings() -> anyhow::Res
             .await?
             .click()
             .await?;
+        // Asked first: everything done in the demo goes.
+        let asked = text_of(driver, By::Id("reset-demo-question"), wait).await?;
+        ensure!(asked.contains("gone"), "the reset asks {asked:?}");
+        shot(driver, "settings-demo-reset").await?;
+        driver
+            .find(By::Id("reset-demo-confirm"))
+            .await?
+            .click()
+            .await?;
         // The demo starts afresh: its sample gift card is whole again, and this demo
         // till's queue holds nothing of before.
         crate::support::shown(driver, By::Id("demo-samples"), Duration::from_secs(30)).await?;
@@ -226,6 +235,11 @@ async fn the_demo_is_reset_to_its_first_state_from_the_settings() -> anyhow::Res
         ensure!(
             fresh.contains("50.00 EUR"),
             "sample after the reset: {fresh:?}"
+        );
+        let said = text_of(driver, By::Id("demo-was-reset"), wait).await?;
+        ensure!(
+            said.contains("as it was at first"),
+            "after the reset: {said:?}"
         );
         crate::support::text_until(driver, By::Id("status-queued"), wait, |t| {
             t.starts_with("0 ")

@@ -1,10 +1,15 @@
 // What the gift-card screen offers for given core data: whether and up to what a
 // payment may be taken is the core's decision (PaymentOffer); the screen renders it.
-import { render } from '@testing-library/svelte';
+import { fireEvent, render } from '@testing-library/svelte';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Abilities, GiftCardPanel, PaymentOffer } from '../lib/ipc';
 
-const ipc = vi.hoisted(() => ({ giftCard: vi.fn(), readScan: vi.fn(), takePayment: vi.fn() }));
+const ipc = vi.hoisted(() => ({
+  checkAmount: vi.fn(async (text: string) => text),
+  giftCard: vi.fn(),
+  readScan: vi.fn(),
+  takePayment: vi.fn(),
+}));
 vi.mock('../lib/ipc', () => ipc);
 
 import GiftCards from './GiftCards.svelte';
@@ -68,5 +73,32 @@ describe('GiftCards', () => {
     await open(panel({ kind: 'not_active', status: 'issued' }, { status: 'issued' }));
     expect(document.getElementById('pay-amount')).toBeNull();
     expect(document.getElementById('gift-explain')).not.toBeNull();
+  });
+});
+
+describe('GiftCards, one card after another', () => {
+  beforeEach(() => vi.clearAllMocks());
+
+  it('never carries an amount typed for one card over to the next', async () => {
+    const first = panel({ kind: 'open', up_to: '20.50' });
+    const second = panel({ kind: 'open', up_to: '30.00' }, { id: 'gc_0000000002', balance: '30.00' });
+    await open(first);
+    const amount = document.getElementById('pay-amount') as HTMLInputElement;
+    await fireEvent.input(amount, { target: { value: '15' } });
+    await fireEvent.input(document.getElementById('pay-reference')!, { target: { value: 'T-1' } });
+
+    ipc.readScan.mockResolvedValue({ type: 'gift_card', id: second.id });
+    ipc.giftCard.mockResolvedValue(second);
+    const id = document.getElementById('gift-id') as HTMLInputElement;
+    await fireEvent.input(id, { target: { value: second.id } });
+    await fireEvent.submit(id.form!);
+    await vi.waitFor(() => expect(document.getElementById('pay-up-to')?.textContent).toContain('30.00'));
+    expect((document.getElementById('pay-amount') as HTMLInputElement).value).toBe('');
+    expect((document.getElementById('pay-reference') as HTMLInputElement).value).toBe('');
+  });
+
+  it('shows the id of a card opened from elsewhere (a sample) in its field', async () => {
+    await open(panel({ kind: 'open', up_to: '20.50' }));
+    expect((document.getElementById('gift-id') as HTMLInputElement).value).toBe('gc_0000000001');
   });
 });

@@ -343,23 +343,33 @@ pub async fn gone(driver: &WebDriver, by: By, timeout: Duration) -> Result<()> {
     bail!("{by:?} still there after {timeout:?}")
 }
 
-/// The element `id` is wholly in the window's view, without scrolling: where the
-/// cashier is looking.
+/// The element `id` is wholly in the window's view, without scrolling, and nothing
+/// (the footer, a header grown to two rows) covers it: where the cashier is looking.
 pub async fn in_view(driver: &WebDriver, id: &str) -> Result<()> {
-    let rect: Vec<f64> = driver
+    let seen: Vec<Value> = driver
         .execute(
-            "const r = document.getElementById(arguments[0]).getBoundingClientRect();
-             return [r.top, r.bottom, window.innerHeight, window.innerWidth];",
+            "const el = document.getElementById(arguments[0]);
+             const r = el.getBoundingClientRect();
+             const at = (x, y) => {
+               const top = document.elementFromPoint(x, y);
+               return top === el || el.contains(top) ? null : (top ? top.tagName + '#' + top.id : 'nothing');
+             };
+             return [r.top, r.bottom, window.innerHeight, window.innerWidth,
+                     at((r.left + r.right) / 2, r.top + 2), at((r.left + r.right) / 2, r.bottom - 2)];",
             vec![json!(id)],
         )
         .await?
         .convert()?;
-    let [top, bottom, height, width] = rect[..] else {
-        bail!("no rectangle for #{id}: {rect:?}");
-    };
+    let [top, bottom, height, width] = [0, 1, 2, 3].map(|i| seen[i].as_f64().unwrap_or(f64::NAN));
     ensure!(
         top >= 0.0 && bottom <= height,
         "#{id} is out of view in a {width}x{height} window: from {top} to {bottom}"
+    );
+    ensure!(
+        seen[4].is_null() && seen[5].is_null(),
+        "#{id} is covered in a {width}x{height} window: by {} at its top, {} at its bottom",
+        seen[4],
+        seen[5]
     );
     Ok(())
 }
