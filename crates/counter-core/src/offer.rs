@@ -21,7 +21,8 @@ pub struct CardActions {
     pub add_points: bool,
     /// Deduct points: as for adding.
     pub deduct_points: bool,
-    /// Redeem a reward: the key may scan.
+    /// Redeem a reward: the key may scan and a reward is ready, or writes still queued
+    /// for the card may have earned one (the service says, when the write comes).
     pub redeem: bool,
     /// The most points an addition can still count: up to the pass's goal, where the
     /// service stops (known only with the pass).
@@ -58,7 +59,7 @@ impl CardActions {
             visit: may.scan && visits,
             add_points: may.scan && points,
             deduct_points: may.scan && points,
-            redeem: may.scan,
+            redeem: may.scan && (card.rewards_available > 0 || queued > 0),
             add_up_to: pass
                 .filter(|p| p.loyalty_type == LoyaltyType::Points)
                 .map(|p| (p.goal - card.points).max(0)),
@@ -181,12 +182,26 @@ mod tests {
     #[test]
     fn a_pass_offers_what_it_counts_and_both_while_it_is_unknown() {
         let visits = CardActions::for_card(SCAN, &card(0), Some(&pass(LoyaltyType::Visits, 10)), 0);
-        assert!(visits.visit && !visits.add_points && !visits.deduct_points && visits.redeem);
+        assert!(visits.visit && !visits.add_points && !visits.deduct_points);
         let points =
             CardActions::for_card(SCAN, &card(0), Some(&pass(LoyaltyType::Points, 100)), 0);
-        assert!(!points.visit && points.add_points && points.deduct_points && points.redeem);
+        assert!(!points.visit && points.add_points && points.deduct_points);
         let unknown = CardActions::for_card(SCAN, &card(0), None, 0);
         assert!(unknown.visit && unknown.add_points && unknown.deduct_points);
+    }
+
+    #[test]
+    fn a_reward_is_offered_when_one_is_ready_or_a_queued_write_may_have_earned_it() {
+        let visits = pass(LoyaltyType::Visits, 10);
+        let none = CardActions::for_card(SCAN, &card(0), Some(&visits), 0);
+        assert!(!none.redeem, "no reward ready, nothing waiting");
+        let ready = CardView {
+            rewards_available: 1,
+            ..card(0)
+        };
+        assert!(CardActions::for_card(SCAN, &ready, Some(&visits), 0).redeem);
+        assert!(CardActions::for_card(SCAN, &card(0), Some(&visits), 1).redeem);
+        assert!(CardActions::for_unknown_card(SCAN).redeem);
     }
 
     #[test]

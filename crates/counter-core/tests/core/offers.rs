@@ -34,7 +34,7 @@ async fn a_card_offers_what_its_pass_counts_and_a_read_only_key_offers_nothing()
             visit: false,
             add_points: true,
             deduct_points: true,
-            redeem: true,
+            redeem: false,
             add_up_to: Some(1000),
             deduct_up_to: Some(0),
         }

@@ -18,7 +18,8 @@ add_points: boolean,
  */
 deduct_points: boolean, 
 /**
- * Redeem a reward: the key may scan.
+ * Redeem a reward: the key may scan and a reward is ready, or writes still queued
+ * for the card may have earned one (the service says, when the write comes).
  */
 redeem: boolean, 
 /**
