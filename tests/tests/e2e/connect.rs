@@ -308,12 +308,17 @@ async fn a_revoked_key_keeps_its_writes_until_another_key_sends_them_once() -> R
             support::scan(driver, &card).await?;
             shown(driver, By::Id("card-panel"), WAIT).await?;
             driver.active_element().await?.send_keys(Key::F1).await?;
+            // Said as it is: the write waits for a manager and another key, in view.
             text_until(driver, By::Id("result"), WAIT, |t| {
-                t.contains("will be sent")
+                t.contains("once a manager connects another key")
             })
             .await?;
             text_until(driver, By::Id("status-connectivity"), WAIT, |t| {
                 t.starts_with("Key refused")
+            })
+            .await?;
+            text_until(driver, By::Id("status-key-refused"), WAIT, |t| {
+                t.contains("use another key")
             })
             .await?;
             text_until(driver, By::Id("status-queued"), WAIT, |t| {

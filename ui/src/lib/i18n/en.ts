@@ -370,6 +370,7 @@ const words = {
   recorded_redeem: 'Reward redeemed. Enjoy!',
   reward_earned: 'A reward is earned! 🎉',
   queued_write: 'Saved. It will be sent when the service answers.',
+  queued_key_refused: 'Saved on this till. The service refuses the key: it will be sent once a manager connects another key in Settings.',
   queued_write_done: 'The service has recorded the saved write; the card shows it.',
   queued_write_not_taken: 'The service did not take the saved write: the Queue (Alt+4) says why.',
   needs_decision_write: 'This needs a decision: see the queue.',

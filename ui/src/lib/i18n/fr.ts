@@ -369,6 +369,7 @@ const words: Record<Key, Entry> = {
   recorded_redeem: 'Récompense utilisée. Bonne dégustation !',
   reward_earned: 'Une récompense est gagnée ! 🎉',
   queued_write: 'Enregistré. Ce sera envoyé dès que le service répondra.',
+  queued_key_refused: 'Enregistré sur cette caisse. Le service refuse la clé : ce sera envoyé dès qu’un responsable aura connecté une autre clé dans les Réglages.',
   queued_write_done: 'Le service a enregistré l’opération en attente ; la carte la montre.',
   queued_write_not_taken: 'Le service n’a pas pris l’opération en attente : la file (Alt+4) dit pourquoi.',
   needs_decision_write: 'Une décision est nécessaire : voyez la file d’attente.',
