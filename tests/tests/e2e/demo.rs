@@ -143,6 +143,38 @@ async fn a_newcomer_taps_a_sample_card_records_a_visit_and_pays_with_a_sample_gi
             "visits on the server: {before} then {after}"
         );
 
+        // A card whose reward is ready: redeemed, its sample no longer says so.
+        let ready = driver
+            .find(By::Css("#demo-samples button[data-kind='reward_ready']"))
+            .await?;
+        let ready_id = ready.attr("data-card").await?.context("data-card")?;
+        ready.click().await?;
+        crate::support::text_until(driver, By::Id("card-id"), Duration::from_secs(15), |t| {
+            t == ready_id
+        })
+        .await?;
+        driver.active_element().await?.send_keys(Key::F4).await?;
+        crate::support::text_until(driver, By::Id("result"), Duration::from_secs(15), |t| {
+            t.contains("Reward redeemed")
+        })
+        .await?;
+        let owner = customers["data"]
+            .as_array()
+            .context("customers")?
+            .iter()
+            .find(|c| c["cards"][0]["id"] == ready_id.as_str())
+            .context("the sample card's customer")?;
+        let left = server
+            .card(owner["id"].as_str().context("id")?, &ready_id)
+            .await?;
+        if left["rewards_available"] == 0 {
+            let still =
+                format!("#demo-samples button[data-kind='reward_ready'][data-card='{ready_id}']");
+            crate::support::gone(driver, By::Css(still), Duration::from_secs(15))
+                .await
+                .context("the sample still says a reward is ready")?;
+        }
+
         // A sample gift card ready to pay with: it opens on the gift-card screen and pays.
         let gift = driver
             .find(By::Css(
