@@ -74,15 +74,22 @@ async fn what_is_not_a_loyalty_card_records_nothing() {
     assert!(counter.queue(true, 10).unwrap().is_empty());
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_pass_that_cannot_be_read_leaves_the_visit_counted_once_without_progress() {
+/// A new visits card checked in on a till that does not know it, while the service
+/// answers 404 to what is under `path`: what the customer reads, and the card's scans
+/// on the server afterwards.
+async fn check_in_while_failing(path: &str) -> (CheckIn, Vec<(String, i64)>) {
     let env = Env::start().await;
     let counter = env.counter().await;
     let (card, customer) = env.new_visit_card().await;
-    env.fault(json!({"path": "/v1/passes", "count": 10, "status": 404, "code": "not_found"}))
+    env.fault(json!({"path": path, "count": 10, "status": 404, "code": "not_found"}))
         .await;
+    let read = counter.check_in(card.as_str()).await.unwrap();
+    (read, env.scans_of(&customer).await)
+}
 
-    let counted = counter.check_in(card.as_str()).await.unwrap();
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pass_that_cannot_be_read_leaves_the_visit_counted_once_without_progress() {
+    let (counted, scans) = check_in_while_failing("/v1/passes").await;
     assert!(
         matches!(
             &counted,
@@ -93,7 +100,7 @@ async fn a_pass_that_cannot_be_read_leaves_the_visit_counted_once_without_progre
         ),
         "{counted:?}"
     );
-    assert_eq!(env.scans_of(&customer).await, [("visit".into(), 0)]);
+    assert_eq!(scans, [("visit".into(), 0)]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -126,12 +133,7 @@ async fn a_kiosk_kept_without_a_pin_opens_as_a_counter() {
     counter.close().await;
     // As an earlier version left it: the kiosk on, no PIN.
     settings.kiosk = true;
-    let db = rusqlite::Connection::open(env.till_dir().join("till.db")).unwrap();
-    db.execute(
-        "UPDATE settings SET value = ?1 WHERE name = 'settings'",
-        [serde_json::to_string(&settings).unwrap()],
-    )
-    .unwrap();
+    env.replace_settings(&serde_json::to_string(&settings).unwrap());
 
     let counter = env.open_with(crate::test_config()).await;
     assert!(!counter.kiosk().unwrap(), "a kiosk nobody could leave");
@@ -143,13 +145,7 @@ async fn a_kiosk_kept_without_a_pin_opens_as_a_counter() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_customer_who_cannot_be_read_still_checks_in_once_and_reads_their_progress() {
-    let env = Env::start().await;
-    let counter = env.counter().await;
-    let (card, customer) = env.new_visit_card().await;
-    env.fault(json!({"path": "/v1/customers", "count": 10, "status": 404, "code": "not_found"}))
-        .await;
-
-    let counted = counter.check_in(card.as_str()).await.unwrap();
+    let (counted, scans) = check_in_while_failing("/v1/customers").await;
     assert!(
         matches!(
             &counted,
@@ -164,5 +160,5 @@ async fn a_customer_who_cannot_be_read_still_checks_in_once_and_reads_their_prog
         ),
         "{counted:?}"
     );
-    assert_eq!(env.scans_of(&customer).await, [("visit".into(), 0)]);
+    assert_eq!(scans, [("visit".into(), 0)]);
 }

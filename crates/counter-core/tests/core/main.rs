@@ -275,6 +275,17 @@ impl Env {
         counter
     }
 
+    /// Replaces the settings row of the closed till with `value` (a damaged row, or
+    /// one an earlier version left).
+    pub fn replace_settings(&self, value: &str) {
+        let db = rusqlite::Connection::open(self.till_dir().join("till.db")).unwrap();
+        db.execute(
+            "UPDATE settings SET value = ?1 WHERE name = 'settings'",
+            [value],
+        )
+        .unwrap();
+    }
+
     /// Opens the till directory again, as after a restart (the key is kept).
     pub async fn open_with(&self, config: Config) -> Counter {
         Counter::open(

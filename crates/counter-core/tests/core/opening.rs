@@ -120,16 +120,6 @@ async fn a_key_file_that_cannot_be_read_opens_the_till_and_says_so() {
     assert!(counter.queue(true, 10).unwrap().is_empty());
 }
 
-/// Replaces the settings row of the closed till in `env` with `value`.
-fn damage_settings(env: &Env, value: &str) {
-    let db = rusqlite::Connection::open(env.till_dir().join("till.db")).unwrap();
-    db.execute(
-        "UPDATE settings SET value = ?1 WHERE name = 'settings'",
-        [value],
-    )
-    .unwrap();
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_damaged_setting_opens_at_its_default_keeps_the_others_and_is_reset_on_request() {
     let env = Env::start().await;
@@ -140,7 +130,7 @@ async fn a_damaged_setting_opens_at_its_default_keeps_the_others_and_is_reset_on
     settings.kiosk = true;
     let mut stored = serde_json::to_value(&settings).unwrap();
     stored["offline_payments"] = serde_json::json!("everything, always");
-    damage_settings(&env, &stored.to_string());
+    env.replace_settings(&stored.to_string());
 
     let counter = env.open_with(test_config()).await;
     assert_eq!(
@@ -167,7 +157,7 @@ async fn a_damaged_setting_opens_at_its_default_keeps_the_others_and_is_reset_on
 async fn a_settings_row_that_is_not_json_opens_the_till_with_defaults_and_says_so() {
     let env = Env::start().await;
     env.counter().await.close().await;
-    damage_settings(&env, "{\"base_url\": \"http://trunc");
+    env.replace_settings("{\"base_url\": \"http://trunc");
 
     let counter = env.open_with(test_config()).await;
     assert_eq!(
