@@ -9,6 +9,7 @@ fn main() {
         "check_base_url",
         "check_amount",
         "connect",
+        "connect_gate",
         "try_demo",
         "disconnect",
         "saved_base_url",

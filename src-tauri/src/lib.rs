@@ -135,6 +135,7 @@ pub fn run() {
             commands::check_base_url,
             commands::check_amount,
             commands::connect,
+            commands::connect_gate,
             commands::try_demo,
             commands::disconnect,
             commands::saved_base_url,

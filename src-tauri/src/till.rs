@@ -149,12 +149,31 @@ impl Till {
         RwLockWriteGuard::map(self.session.write().await, |s| s.as_mut().expect(OPENED))
     }
 
-    /// Checks the key with the service and keeps it (see [`Counter::connect`]).
-    /// Leaves the demo if it was running.
+    /// Checks the key with the service and keeps it (see [`Counter::connect`]). From the
+    /// demo, the real till is connected beside it first: the demo stops only once the
+    /// key is accepted, and a refused key leaves the demo as it was. Leaving the demo
+    /// is the manager's once its till has a PIN.
     pub async fn connect(&self, base_url: &str, api_key: &str) -> Result<Connection, CommandError> {
         {
             let mut session = self.session_mut().await;
-            self.leave_demo(&mut session).await?;
+            if session.is_demo() {
+                session.counter.may_be_left()?;
+                let counter = self.open_real().await?;
+                return match counter.connect(base_url, api_key).await {
+                    Ok(connection) => {
+                        let real = Session {
+                            counter,
+                            demo: None,
+                        };
+                        self.replace(&mut session, real).await;
+                        Ok(connection)
+                    }
+                    Err(error) => {
+                        counter.close().await;
+                        Err(error.into())
+                    }
+                };
+            }
         }
         // Checking the key with the service can take a while: the session is only read
         // meanwhile, so the counter and the queue never wait for it.
@@ -162,11 +181,12 @@ impl Till {
         Ok(session.counter.connect(base_url, api_key).await?)
     }
 
-    /// Forgets the key (to connect with another); queued writes stay queued for the next
-    /// key. Leaves the demo if it was running.
+    /// Forgets the key (to connect with another); queued writes stay queued for a key of
+    /// their business. From the demo: leaves it (the manager's, once it has a PIN).
     pub async fn disconnect(&self) -> Result<(), CommandError> {
         let mut session = self.session_mut().await;
         if session.is_demo() {
+            session.counter.may_be_left()?;
             self.leave_demo(&mut session).await
         } else {
             Ok(session.counter.disconnect()?)
@@ -213,11 +233,7 @@ impl Till {
                     counter_core::Error::from(counter_core::NotAllowed::NotInTheDemo).into(),
                 );
             }
-            if !session.counter.pin_status()?.manager_here {
-                return Err(
-                    counter_core::Error::from(counter_core::pin::PinError::ManagerOnly).into(),
-                );
-            }
+            session.counter.manager_decides()?;
             self.leave_demo(&mut session).await?;
             std::fs::remove_dir_all(self.data_dir.join("demo")).map_err(|e| {
                 CommandError::new(counter_core::ErrorCode::DemoFailed, e.to_string())
@@ -242,7 +258,9 @@ impl Till {
     /// Starts the built-in demo server (or keeps the running one) and connects a till of
     /// its own to it with the demo's test key. The real till's data is not touched.
     pub async fn try_demo(&self) -> Result<Connection, CommandError> {
-        self.start_demo(&mut *self.session_mut().await).await
+        let mut session = self.session_mut().await;
+        session.counter.staff()?;
+        self.start_demo(&mut session).await
     }
 
     async fn start_demo(&self, session: &mut Session) -> Result<Connection, CommandError> {

@@ -479,7 +479,15 @@ mod tests {
             confirm_repeat: false,
         };
         let key = loyalty_api::IdempotencyKey::new("k-1").unwrap();
-        store::enqueue(&conn, &write, &key, Timestamp::UNIX_EPOCH, None).unwrap();
+        store::enqueue(
+            &conn,
+            &write,
+            &key,
+            Timestamp::UNIX_EPOCH,
+            None,
+            Default::default(),
+        )
+        .unwrap();
         let mut newer = customer("1", "Ana", "a@x.es", None);
         newer.cards[0].visits = 0;
         let tx = conn.transaction().unwrap();

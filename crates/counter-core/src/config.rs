@@ -35,6 +35,9 @@ pub struct Config {
     pub max_service_wait: Duration,
     /// Where the API key is kept.
     pub secrets: SecretsConfig,
+    /// How long a manager on a manager's screen counts as here without doing anything
+    /// (and how long a PIN asked for one action waits for it).
+    pub manager_idle: Duration,
 }
 
 impl Default for Config {
@@ -55,6 +58,7 @@ impl Default for Config {
             interactive_wait: Duration::from_secs(2),
             max_service_wait: Duration::from_secs(300),
             secrets: SecretsConfig::default(),
+            manager_idle: crate::MANAGER_IDLE,
         }
     }
 }

@@ -212,6 +212,28 @@ const MIGRATIONS: &[&str] = &[
         UPDATE outbox_counts SET n = n - 1 WHERE state = OLD.state;
     END;
     "#,
+    // 9: a write belongs to the business it was made for (its id, mode and service, as
+    // `GET /v1/me` told them), and a customer's own check-in at a kiosk is marked as one.
+    // Writes stored before have no owner until the till learns its business, which then
+    // owns them (`outbox::store::stamp_unowned`). Lock-outs of the PIN grow, and are
+    // measured on the computer's boot clock, not the wall clock.
+    r#"
+    CREATE TABLE owners (
+        id            INTEGER PRIMARY KEY,
+        business_id   TEXT NOT NULL,
+        test_mode     INTEGER NOT NULL,
+        service       TEXT NOT NULL,
+        business_name TEXT NOT NULL,
+        UNIQUE (business_id, test_mode, service)
+    );
+    ALTER TABLE outbox ADD COLUMN owner INTEGER REFERENCES owners(id);
+    ALTER TABLE outbox ADD COLUMN kiosk INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE manager_pin ADD COLUMN locks INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE manager_pin ADD COLUMN lock_ms INTEGER;
+    ALTER TABLE manager_pin ADD COLUMN lock_boot TEXT;
+    ALTER TABLE manager_pin ADD COLUMN lock_uptime_ms INTEGER;
+    ALTER TABLE manager_pin ADD COLUMN lock_served_ms INTEGER NOT NULL DEFAULT 0;
+    "#,
 ];
 
 /// The schema version this build writes.

@@ -112,6 +112,9 @@ pub enum NotAllowed {
     /// A list filter with a value this version cannot ask for.
     #[error("this list cannot be filtered on that value")]
     UnknownFilter,
+    /// The till is a kiosk: it checks customers in, and staff leave it with the PIN.
+    #[error("this till is a kiosk: it only checks customers in; staff leave it with the PIN")]
+    Kiosk,
     /// Not a currency code.
     #[error("{given:?} is not a currency code")]
     NotACurrency {

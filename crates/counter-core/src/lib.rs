@@ -76,19 +76,20 @@ mod sync;
 pub mod trouble;
 pub mod views;
 
-pub use clock::{Clock, ManualClock, SystemClock};
+pub use clock::{Clock, ManualClock, SystemClock, Uptime};
 pub use config::Config;
 pub use counter::{
-    Balance, BroadcastDraft, BrowsePage, BrowseQuery, BrowseRow, CardOffer, CheckIn, Connection,
-    Counter, EnrolOutcome, Enrolment, Figure, FigureName, Figures, FiguresPeriod, FreshCard,
-    GiftCardIssue, GiftCardRead, IssueChoices, ItemChoices, KioskStart, MANAGER_IDLE,
-    MAX_FIGURE_DAYS, MessageAudience, MessageDraft, MessagePreview, PaymentOutcome, Place,
+    Balance, BroadcastDraft, BrowsePage, BrowseQuery, BrowseRow, CardOffer, CheckIn, ConnectGate,
+    Connection, Counter, EnrolOutcome, Enrolment, Figure, FigureName, Figures, FiguresPeriod,
+    FreshCard, GiftCardIssue, GiftCardRead, IssueChoices, ItemChoices, KioskStart, MANAGER_IDLE,
+    MAX_FIGURE_DAYS, MessageAudience, MessageDraft, MessagePreview, PaymentOutcome, PinFor, Place,
     Progress, SampleCard, SampleCardKind, SampleGiftCard, SampleGiftKind, Samples, ScanOutcome,
     ScheduledMessage, ScheduledState, TillPlaces, WriteOutcome,
 };
 pub use error::{Error, ErrorCode, ErrorData, NotAllowed};
 pub use events::{Connectivity, Event};
 pub use ids::{IdSource, SequenceIds, UuidIds};
+pub use outbox::business::{Business, WaitingWrites};
 pub use outbox::{
     DecisionReason, ItemId, ItemState, OutboxItem, QueueCounts, Refusal, Resolution, Write,
 };

@@ -1,22 +1,49 @@
 //! The manager's PIN: set on first use (4 to 8 digits), kept as an Argon2id hash (never
-//! the PIN), asked before a manager screen and before what can cost money. Five wrong
-//! tries lock it for five minutes. The lock is stored with the moment it began, so a
-//! restart does not lift it and a clock set back does not shorten it.
+//! the PIN), asked before a manager screen and before what can cost money.
+//!
+//! A PIN that cannot be guessed in a week: five wrong tries in a row lock it for five
+//! minutes, and each further lock lasts twice as long as the one before, up to a day
+//! ([`lock_length`]); only a right PIN starts the count again. A lock is measured on the
+//! computer's uptime ([`Uptime`]), never on the wall clock: setting the clock forward or
+//! back neither ends nor shortens it, and a restart of the app does not lift it. After a
+//! restart of the computer, the time since it started counts; what passed between the
+//! lock's last count and the restart does not.
+//!
+//! The hash uses OWASP's recommended Argon2id parameters ([`HASH_PARAMS`]); a hash made
+//! with weaker ones is made again at the next right PIN.
 
-use argon2::Argon2;
+use std::time::Duration;
+
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::{Algorithm, Argon2, Params, Version};
 use jiff::{SignedDuration, Timestamp};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
+use crate::clock::Uptime;
+
 /// Wrong tries before the PIN locks.
 pub const MAX_TRIES: u32 = 5;
 
-/// How long a lock lasts.
-pub const LOCK: SignedDuration = SignedDuration::from_mins(5);
+/// How long the first lock lasts.
+pub const LOCK: Duration = Duration::from_secs(5 * 60);
+
+/// The longest a lock lasts.
+pub const LONGEST_LOCK: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// The fewest and most digits of a PIN.
 pub const DIGITS: (usize, usize) = (4, 8);
+
+/// Argon2id with 19 MiB of memory, two passes and one lane: the OWASP Password Storage
+/// Cheat Sheet's recommended minimum (m=19456 KiB, t=2, p=1).
+pub const HASH_PARAMS: (u32, u32, u32) = (19 * 1024, 2, 1);
+
+/// How long the `n`th lock in a row lasts (the first is [`LOCK`]): twice the one
+/// before, at most [`LONGEST_LOCK`].
+pub fn lock_length(n: u32) -> Duration {
+    let doublings = n.saturating_sub(1).min(16);
+    (LOCK * 2u32.pow(doublings)).min(LONGEST_LOCK)
+}
 
 for_the_ui! {
 /// Where the PIN stands, for the screen that asks for it.
@@ -28,8 +55,8 @@ pub struct PinStatus {
     pub tries_left: u32,
     /// Locked until then (RFC 3339), when locked.
     pub locked_until: Option<String>,
-    /// A manager entered the PIN on this till and has been at work within
-    /// [`crate::MANAGER_IDLE`]: manager screens open without asking again.
+    /// A manager entered the PIN for a visit to the manager's screens and has been at
+    /// work within the idle time: manager screens open without asking again.
     pub manager_here: bool,
     /// The fewest digits a PIN has.
     pub shortest: u32,
@@ -86,33 +113,90 @@ pub enum PinFailure {
     Db(#[from] rusqlite::Error),
 }
 
+/// A lock as stored: its length, and how much of it was served, counted on the uptime
+/// of one boot.
+#[derive(Debug, Clone)]
+struct Lock {
+    length: Duration,
+    /// Served before `counted_at` (on earlier boots).
+    served: Duration,
+    boot: String,
+    counted_at: Duration,
+}
+
+impl Lock {
+    /// What is left of it at `uptime`: none once served. On another boot than the one
+    /// it was counted on, only the time since that boot began is taken as served (what
+    /// passed between the last count and the restart is not known).
+    fn left(&self, uptime: &Uptime) -> Option<Duration> {
+        let since = if uptime.boot == self.boot {
+            uptime.since_boot.saturating_sub(self.counted_at)
+        } else {
+            uptime.since_boot
+        };
+        let left = self.length.saturating_sub(self.served + since);
+        (!left.is_zero()).then_some(left)
+    }
+}
+
 struct Row {
     hash: String,
     failures: u32,
-    locked_at: Option<Timestamp>,
+    locks: u32,
+    lock: Option<Lock>,
+}
+
+fn ms(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}
+
+fn from_ms(ms: i64) -> Duration {
+    Duration::from_millis(u64::try_from(ms).unwrap_or(0))
 }
 
 fn read(conn: &Connection) -> rusqlite::Result<Option<Row>> {
     conn.query_row(
-        "SELECT hash, failures, locked_at FROM manager_pin WHERE id = 1",
+        "SELECT hash, failures, locks, lock_ms, lock_served_ms, lock_boot, lock_uptime_ms,
+                locked_at
+         FROM manager_pin WHERE id = 1",
         [],
         |r| {
+            let length: Option<i64> = r.get(3)?;
+            let boot: Option<String> = r.get(5)?;
+            let counted_at: Option<i64> = r.get(6)?;
+            // A lock an earlier version began (it kept only the wall time): served anew.
+            let legacy = r.get::<_, Option<String>>(7)?.is_some();
+            let lock = match (length, boot, counted_at) {
+                (Some(length), Some(boot), Some(counted_at)) => Some(Lock {
+                    length: from_ms(length),
+                    served: from_ms(r.get(4)?),
+                    boot,
+                    counted_at: from_ms(counted_at),
+                }),
+                _ if legacy => Some(Lock {
+                    length: LOCK,
+                    served: Duration::ZERO,
+                    boot: String::new(),
+                    counted_at: Duration::ZERO,
+                }),
+                _ => None,
+            };
             Ok(Row {
                 hash: r.get(0)?,
                 failures: r.get(1)?,
-                locked_at: r.get::<_, Option<String>>(2)?.and_then(|t| t.parse().ok()),
+                locks: r.get(2)?,
+                lock,
             })
         },
     )
     .optional()
 }
 
-/// The lock in force at `now`, if any: it began at `locked_at` and lasts [`LOCK`]; a
-/// clock now earlier than its start (set back) does not end it early.
-fn lock_in_force(row: &Row, now: Timestamp) -> Option<Timestamp> {
-    let locked_at = row.locked_at?;
-    let until = locked_at + LOCK;
-    (now < until).then_some(if now < locked_at { now + LOCK } else { until })
+/// When a lock with `left` to go ends, told on the wall clock now (for people).
+fn until(now: Timestamp, left: Duration) -> String {
+    now.saturating_add(SignedDuration::try_from(left).unwrap_or(SignedDuration::MAX))
+        .map(|t| t.to_string())
+        .unwrap_or_default()
 }
 
 fn digits(pin: &str) -> Result<&str, PinError> {
@@ -127,10 +211,19 @@ fn digits(pin: &str) -> Result<&str, PinError> {
     }
 }
 
+fn hasher() -> Argon2<'static> {
+    let (m, t, p) = HASH_PARAMS;
+    Argon2::new(
+        Algorithm::Argon2id,
+        Version::V0x13,
+        Params::new(m, t, p, None).expect("OWASP's parameters are valid"),
+    )
+}
+
 fn hash(pin: &str) -> String {
     let salt = SaltString::encode_b64(uuid::Uuid::new_v4().as_bytes())
         .expect("16 random bytes make a salt");
-    Argon2::default()
+    hasher()
         .hash_password(pin.as_bytes(), &salt)
         .expect("Argon2id hashes any PIN")
         .to_string()
@@ -138,38 +231,45 @@ fn hash(pin: &str) -> String {
 
 fn matches(pin: &str, stored: &str) -> bool {
     PasswordHash::new(stored).is_ok_and(|parsed| {
+        // The parameters the hash was made with are in it.
         Argon2::default()
             .verify_password(pin.as_bytes(), &parsed)
             .is_ok()
     })
 }
 
+/// Whether `stored` was made with weaker parameters than [`HASH_PARAMS`], or not with
+/// Argon2id.
+fn weaker_than_now(stored: &str) -> bool {
+    let Ok(parsed) = PasswordHash::new(stored) else {
+        return true;
+    };
+    let Ok(params) = Params::try_from(&parsed) else {
+        return true;
+    };
+    let (m, t, p) = HASH_PARAMS;
+    parsed.algorithm.as_str() != "argon2id"
+        || params.m_cost() < m
+        || params.t_cost() < t
+        || params.p_cost() < p
+}
+
 /// Where the PIN stands at `now`.
-pub fn status(conn: &Connection, now: Timestamp) -> rusqlite::Result<PinStatus> {
-    Ok(match read(conn)? {
-        None => PinStatus {
-            set: false,
-            tries_left: MAX_TRIES,
-            locked_until: None,
-            manager_here: false,
-            shortest: DIGITS.0 as u32,
-            longest: DIGITS.1 as u32,
+pub fn status(conn: &Connection, now: Timestamp, uptime: &Uptime) -> rusqlite::Result<PinStatus> {
+    let (set, tries_left, locked_until) = match read(conn)? {
+        None => (false, MAX_TRIES, None),
+        Some(row) => match row.lock.as_ref().and_then(|lock| lock.left(uptime)) {
+            Some(left) => (true, 0, Some(until(now, left))),
+            None => (true, MAX_TRIES.saturating_sub(row.failures), None),
         },
-        Some(row) => {
-            let locked = lock_in_force(&row, now);
-            PinStatus {
-                set: true,
-                tries_left: if locked.is_some() {
-                    0
-                } else {
-                    MAX_TRIES.saturating_sub(row.failures)
-                },
-                locked_until: locked.map(|t| t.to_string()),
-                manager_here: false,
-                shortest: DIGITS.0 as u32,
-                longest: DIGITS.1 as u32,
-            }
-        }
+    };
+    Ok(PinStatus {
+        set,
+        tries_left,
+        locked_until,
+        manager_here: false,
+        shortest: DIGITS.0 as u32,
+        longest: DIGITS.1 as u32,
     })
 }
 
@@ -186,31 +286,59 @@ pub fn set(conn: &Connection, pin: &str) -> Result<(), PinFailure> {
     Ok(())
 }
 
-/// Checks a PIN at `now`. A wrong one counts; the fifth in a row locks it for
-/// [`LOCK`]. While locked, even the right PIN is refused.
-pub fn check(conn: &Connection, pin: &str, now: Timestamp) -> Result<(), PinFailure> {
+/// Checks a PIN. A wrong one counts; the fifth in a row locks it ([`lock_length`]).
+/// While locked, even the right PIN is refused (and the lock's count is kept up to
+/// date, so that a reboot costs it at most what was served since).
+pub fn check(
+    conn: &Connection,
+    pin: &str,
+    now: Timestamp,
+    uptime: &Uptime,
+) -> Result<(), PinFailure> {
     let row = read(conn)?.ok_or(PinError::NotSet)?;
-    if let Some(until) = lock_in_force(&row, now) {
+    if let Some(lock) = &row.lock
+        && let Some(left) = lock.left(uptime)
+    {
+        conn.execute(
+            "UPDATE manager_pin SET lock_ms = ?1, lock_served_ms = ?2, lock_boot = ?3,
+                 lock_uptime_ms = ?4, locked_at = NULL
+             WHERE id = 1",
+            params![
+                ms(lock.length),
+                ms(lock.length - left),
+                uptime.boot,
+                ms(uptime.since_boot)
+            ],
+        )?;
         return Err(PinError::Locked {
-            until: until.to_string(),
+            until: until(now, left),
         }
         .into());
     }
     if digits(pin).is_ok() && matches(pin, &row.hash) {
         conn.execute(
-            "UPDATE manager_pin SET failures = 0, locked_at = NULL WHERE id = 1",
+            "UPDATE manager_pin SET failures = 0, locks = 0, lock_ms = NULL, lock_served_ms = 0,
+                 lock_boot = NULL, lock_uptime_ms = NULL, locked_at = NULL
+             WHERE id = 1",
             [],
         )?;
+        if weaker_than_now(&row.hash) {
+            conn.execute("UPDATE manager_pin SET hash = ?1 WHERE id = 1", [hash(pin)])?;
+        }
         return Ok(());
     }
     let failures = row.failures + 1;
     if failures >= MAX_TRIES {
+        let locks = row.locks.saturating_add(1);
+        let length = lock_length(locks);
         conn.execute(
-            "UPDATE manager_pin SET failures = 0, locked_at = ?1 WHERE id = 1",
-            [now.to_string()],
+            "UPDATE manager_pin SET failures = 0, locks = ?1, lock_ms = ?2, lock_served_ms = 0,
+                 lock_boot = ?3, lock_uptime_ms = ?4, locked_at = NULL
+             WHERE id = 1",
+            params![locks, ms(length), uptime.boot, ms(uptime.since_boot)],
         )?;
         return Err(PinError::Locked {
-            until: (now + LOCK).to_string(),
+            until: until(now, length),
         }
         .into());
     }
@@ -225,9 +353,15 @@ pub fn check(conn: &Connection, pin: &str, now: Timestamp) -> Result<(), PinFail
 }
 
 /// Changes the PIN: the old one first (it counts as a try), then the new one.
-pub fn change(conn: &Connection, old: &str, new: &str, now: Timestamp) -> Result<(), PinFailure> {
+pub fn change(
+    conn: &Connection,
+    old: &str,
+    new: &str,
+    now: Timestamp,
+    uptime: &Uptime,
+) -> Result<(), PinFailure> {
     let new = digits(new)?;
-    check(conn, old, now)?;
+    check(conn, old, now, uptime)?;
     conn.execute("UPDATE manager_pin SET hash = ?1 WHERE id = 1", [hash(new)])?;
     Ok(())
 }
@@ -235,6 +369,7 @@ pub fn change(conn: &Connection, old: &str, new: &str, now: Timestamp) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::clock::{Clock, ManualClock};
 
     fn till() -> (tempfile::TempDir, std::path::PathBuf) {
         let dir = tempfile::tempdir().unwrap();
@@ -243,14 +378,34 @@ mod tests {
         (dir, path)
     }
 
-    fn at(minutes: i64) -> Timestamp {
-        "2026-11-23T09:00:00Z".parse::<Timestamp>().unwrap() + SignedDuration::from_mins(minutes)
+    fn clock() -> ManualClock {
+        ManualClock::new("2026-11-23T09:00:00Z".parse().unwrap())
+    }
+
+    fn try_pin(conn: &Connection, pin: &str, clock: &ManualClock) -> Result<(), PinFailure> {
+        check(conn, pin, clock.now(), &clock.uptime())
+    }
+
+    fn locked(result: Result<(), PinFailure>) -> bool {
+        matches!(result, Err(PinFailure::Refused(PinError::Locked { .. })))
+    }
+
+    /// Five wrong tries: the fifth locks.
+    fn five_wrong(conn: &Connection, clock: &ManualClock) {
+        for _ in 1..MAX_TRIES {
+            assert!(matches!(
+                try_pin(conn, "0000", clock),
+                Err(PinFailure::Refused(PinError::Wrong { .. }))
+            ));
+        }
+        assert!(locked(try_pin(conn, "0000", clock)));
     }
 
     #[test]
     fn a_pin_is_four_to_eight_digits_and_kept_only_as_an_argon2id_hash() {
         let (_dir, path) = till();
         let conn = crate::db::open(&path).unwrap();
+        let clock = clock();
         for bad in ["", "123", "123456789", "12a4", " 1234", "１２３４"] {
             assert!(
                 matches!(
@@ -260,66 +415,155 @@ mod tests {
                 "{bad:?}"
             );
         }
-        assert!(!status(&conn, at(0)).unwrap().set);
+        assert!(!status(&conn, clock.now(), &clock.uptime()).unwrap().set);
         set(&conn, "2468").unwrap();
         let stored: String = conn
             .query_row("SELECT hash FROM manager_pin", [], |r| r.get(0))
             .unwrap();
         assert!(
-            stored.starts_with("$argon2id$") && !stored.contains("2468"),
+            stored.starts_with("$argon2id$v=19$m=19456,t=2,p=1$") && !stored.contains("2468"),
             "{stored}"
         );
         assert!(matches!(
             set(&conn, "1357"),
             Err(PinFailure::Refused(PinError::AlreadySet))
         ));
-        check(&conn, "2468", at(0)).unwrap();
+        try_pin(&conn, "2468", &clock).unwrap();
+    }
+
+    #[test]
+    fn a_hash_made_with_weaker_parameters_is_made_again_at_the_next_right_pin() {
+        let (_dir, path) = till();
+        let conn = crate::db::open(&path).unwrap();
+        let clock = clock();
+        // What `Argon2::default()` of an older crate, or a cheaper setting, made.
+        let salt = SaltString::encode_b64(b"0123456789abcdef").unwrap();
+        let weak = Argon2::new(
+            Algorithm::Argon2id,
+            Version::V0x13,
+            Params::new(4096, 1, 1, None).unwrap(),
+        )
+        .hash_password(b"2468", &salt)
+        .unwrap()
+        .to_string();
+        conn.execute(
+            "INSERT INTO manager_pin (id, hash, failures) VALUES (1, ?1, 0)",
+            [&weak],
+        )
+        .unwrap();
+        assert!(try_pin(&conn, "1111", &clock).is_err());
+        let after_wrong: String = conn
+            .query_row("SELECT hash FROM manager_pin", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(after_wrong, weak, "a wrong PIN changes no hash");
+        try_pin(&conn, "2468", &clock).unwrap();
+        let stored: String = conn
+            .query_row("SELECT hash FROM manager_pin", [], |r| r.get(0))
+            .unwrap();
+        assert!(
+            stored.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"),
+            "{stored}"
+        );
+        try_pin(&conn, "2468", &clock).unwrap();
     }
 
     #[test]
     fn five_wrong_tries_lock_it_for_five_minutes_across_a_restart_and_a_clock_set_back() {
         let (_dir, path) = till();
         let conn = crate::db::open(&path).unwrap();
+        let clock = clock();
         set(&conn, "2468").unwrap();
-        for left in (1..MAX_TRIES).rev() {
-            assert!(matches!(
-                check(&conn, "0000", at(0)),
-                Err(PinFailure::Refused(PinError::Wrong { tries_left })) if tries_left == left
-            ));
-        }
-        assert!(matches!(
-            check(&conn, "0000", at(1)),
-            Err(PinFailure::Refused(PinError::Locked { .. }))
-        ));
+        five_wrong(&conn, &clock);
         // A restart: the lock is in the till's file.
         drop(conn);
         let conn = crate::db::open(&path).unwrap();
-        assert!(matches!(
-            check(&conn, "2468", at(3)),
-            Err(PinFailure::Refused(PinError::Locked { .. }))
-        ));
-        assert_eq!(status(&conn, at(3)).unwrap().tries_left, 0);
-        // The clock set back an hour: still locked, for five minutes from now.
-        assert!(matches!(
-            check(&conn, "2468", at(-60)),
-            Err(PinFailure::Refused(PinError::Locked { .. }))
-        ));
-        // Five minutes after the lock began: the right PIN opens, and the count restarts.
-        check(&conn, "2468", at(6)).unwrap();
-        assert_eq!(status(&conn, at(6)).unwrap().tries_left, MAX_TRIES);
+        clock.pass(Duration::from_secs(3 * 60));
+        assert!(locked(try_pin(&conn, "2468", &clock)));
+        assert_eq!(
+            status(&conn, clock.now(), &clock.uptime())
+                .unwrap()
+                .tries_left,
+            0
+        );
+        // The clock set back an hour: still locked.
+        clock.advance(SignedDuration::from_hours(-1));
+        assert!(locked(try_pin(&conn, "2468", &clock)));
+        // Five minutes after the lock began: the right PIN opens, the count restarts.
+        clock.pass(Duration::from_secs(2 * 60 + 1));
+        try_pin(&conn, "2468", &clock).unwrap();
+        let status = status(&conn, clock.now(), &clock.uptime()).unwrap();
+        assert_eq!(status.tries_left, MAX_TRIES);
+        assert_eq!(status.locked_until, None);
+    }
+
+    #[test]
+    fn a_clock_set_forward_does_not_end_a_lock() {
+        let (_dir, path) = till();
+        let conn = crate::db::open(&path).unwrap();
+        let clock = clock();
+        set(&conn, "2468").unwrap();
+        five_wrong(&conn, &clock);
+        clock.advance(SignedDuration::from_hours(48));
+        assert!(locked(try_pin(&conn, "2468", &clock)));
+        clock.pass(LOCK);
+        try_pin(&conn, "2468", &clock).unwrap();
+    }
+
+    #[test]
+    fn each_further_lock_lasts_longer_up_to_a_day_and_a_reboot_serves_it_again() {
+        let (_dir, path) = till();
+        let conn = crate::db::open(&path).unwrap();
+        let clock = clock();
+        set(&conn, "2468").unwrap();
+        let mut served = Vec::new();
+        for n in 1..=10 {
+            five_wrong(&conn, &clock);
+            let length = lock_length(n);
+            clock.pass(length - Duration::from_secs(1));
+            assert!(locked(try_pin(&conn, "2468", &clock)), "lock {n}");
+            clock.pass(Duration::from_secs(1));
+            served.push(length);
+        }
+        assert_eq!(served[0], LOCK);
+        assert_eq!(served[1], LOCK * 2);
+        assert!(served.windows(2).all(|w| w[1] >= w[0]));
+        assert_eq!(served[9], LONGEST_LOCK);
+        // A reboot a quarter into a day's lock: what passed before the reboot and after
+        // the last count is not known, so not counted; the time since the reboot is.
+        five_wrong(&conn, &clock);
+        clock.pass(Duration::from_secs(6 * 60 * 60));
+        assert!(locked(try_pin(&conn, "2468", &clock)));
+        clock.reboot();
+        clock.pass(Duration::from_secs(17 * 60 * 60));
+        assert!(
+            locked(try_pin(&conn, "2468", &clock)),
+            "18 h of a day's lock left"
+        );
+        clock.pass(Duration::from_secs(60 * 60 + 1));
+        try_pin(&conn, "2468", &clock).unwrap();
+        // Ten wrong tries a day at most: a 4-digit PIN is not guessed in a week.
+        let tries_in_a_week: u32 = (1..)
+            .scan(Duration::ZERO, |spent, n| {
+                *spent += lock_length(n);
+                (*spent <= Duration::from_secs(7 * 24 * 60 * 60)).then_some(MAX_TRIES)
+            })
+            .sum::<u32>()
+            + MAX_TRIES;
+        assert!(tries_in_a_week < 100, "{tries_in_a_week} tries in a week");
     }
 
     #[test]
     fn changing_the_pin_needs_the_old_one() {
         let (_dir, path) = till();
         let conn = crate::db::open(&path).unwrap();
+        let clock = clock();
         set(&conn, "2468").unwrap();
         assert!(matches!(
-            change(&conn, "1111", "13579", at(0)),
+            change(&conn, "1111", "13579", clock.now(), &clock.uptime()),
             Err(PinFailure::Refused(PinError::Wrong { .. }))
         ));
-        change(&conn, "2468", "13579", at(0)).unwrap();
-        assert!(check(&conn, "2468", at(0)).is_err());
-        check(&conn, "13579", at(0)).unwrap();
+        change(&conn, "2468", "13579", clock.now(), &clock.uptime()).unwrap();
+        assert!(try_pin(&conn, "2468", &clock).is_err());
+        try_pin(&conn, "13579", &clock).unwrap();
     }
 }

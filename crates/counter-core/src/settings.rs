@@ -35,6 +35,10 @@ pub struct Settings {
 /// What `GET /v1/me` said of the key when it was last accepted. Never the key itself.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KeptConnection {
+    /// The business's id (None when kept by a version that did not record it: the
+    /// service is asked again).
+    #[serde(default)]
+    pub business_id: Option<String>,
     /// The business's name.
     pub business_name: String,
     /// Whether it is a test key.

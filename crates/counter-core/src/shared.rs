@@ -13,6 +13,7 @@ use crate::clock::Clock;
 use crate::config::Config;
 use crate::events::{Connectivity, Event, Events};
 use crate::ids::IdSource;
+use crate::outbox::business::OwnerId;
 use crate::outbox::{ItemId, ItemState, store};
 use crate::secrets::KeyFingerprint;
 
@@ -43,11 +44,13 @@ struct Link {
     service_time: Option<(Timestamp, Instant)>,
 }
 
-/// The client the outbox sends with, and which key it holds.
+/// The client the outbox sends with, which key it holds, and the business that key is
+/// for (None until the service has said): only that business's writes go out with it.
 #[derive(Debug, Clone)]
 pub(crate) struct Sender {
     pub client: Client,
     pub key: KeyFingerprint,
+    pub owner: Option<OwnerId>,
 }
 
 /// Shared by everything inside one open counter.
@@ -59,6 +62,9 @@ pub(crate) struct Core {
     pub events: Events,
     pub config: Config,
     sender: RwLock<Option<Sender>>,
+    /// The business the till works for (its last key's, kept after the key is
+    /// forgotten): new writes are its. None before the till ever knew one.
+    owner: Mutex<Option<OwnerId>>,
     link: Mutex<Link>,
     /// Items a cashier's call is sending itself; the worker leaves them alone.
     claimed: Mutex<HashSet<ItemId>>,
@@ -85,6 +91,7 @@ impl Core {
             events: Events::new(),
             config,
             sender: RwLock::new(None),
+            owner: Mutex::new(None),
             link: Mutex::new(Link {
                 connectivity: Connectivity::Unknown,
                 gate: None,
@@ -129,13 +136,50 @@ impl Core {
     /// one step under the sender's lock: a check of [`Core::hold_for_its_key`] sees the
     /// old key and its hold is released, or sees the new one. (Lock order: the sender,
     /// then the database.)
+    ///
+    /// A sender whose business is known makes the till that business's: the writes it
+    /// stored before it knew any become that business's too.
     pub(crate) fn use_sender(&self, sender: Sender) -> rusqlite::Result<usize> {
         let mut current = self.sender.write().unwrap_or_else(|p| p.into_inner());
         let released = store::release_for_key(&self.db(), &sender.key)?;
+        if let Some(owner) = sender.owner {
+            self.belong_to(owner)?;
+        }
         *current = Some(sender);
         drop(current);
         self.wake.notify_one();
         Ok(released)
+    }
+
+    /// The business the till works for now.
+    pub(crate) fn owner(&self) -> Option<OwnerId> {
+        *self.owner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The till works for `owner` from now on; writes stored without an owner are its.
+    fn belong_to(&self, owner: OwnerId) -> rusqlite::Result<()> {
+        let stamped = store::stamp_unowned(&self.db(), owner)?;
+        if stamped > 0 {
+            tracing::info!(
+                stamped,
+                "writes stored before the till knew its business are its"
+            );
+        }
+        *self.owner.lock().unwrap_or_else(|p| p.into_inner()) = Some(owner);
+        Ok(())
+    }
+
+    /// The service told which business the sender's key is for (a key kept by an
+    /// earlier version, which did not record it): its writes may go out now.
+    pub(crate) fn learn_owner(&self, owner: OwnerId) -> rusqlite::Result<()> {
+        let mut current = self.sender.write().unwrap_or_else(|p| p.into_inner());
+        self.belong_to(owner)?;
+        if let Some(sender) = current.as_mut() {
+            sender.owner.get_or_insert(owner);
+        }
+        drop(current);
+        self.wake.notify_one();
+        Ok(())
     }
 
     /// Holds `item`, which may have reached the service at `first`, when the key in use
@@ -163,6 +207,10 @@ impl Core {
 
     pub(crate) fn now(&self) -> Timestamp {
         self.clock.now()
+    }
+
+    pub(crate) fn uptime(&self) -> crate::clock::Uptime {
+        self.clock.uptime()
     }
 
     pub(crate) fn connectivity(&self) -> Connectivity {
@@ -360,9 +408,27 @@ impl Core {
         key: &loyalty_api::IdempotencyKey,
         replaces: Option<ItemId>,
     ) -> rusqlite::Result<ItemId> {
+        let made = store::Made {
+            owner: self.owner(),
+            kiosk: false,
+        };
         let mut claimed = self.claimed.lock().unwrap_or_else(|p| p.into_inner());
-        let id = store::enqueue(&self.db(), write, key, self.now(), replaces)?;
+        let id = store::enqueue(&self.db(), write, key, self.now(), replaces, made)?;
         claimed.insert(id);
+        Ok(id)
+    }
+
+    /// Stores a customer's check-in and claims it, unless one of the same card still
+    /// waits ([`store::enqueue_check_in`]): None then.
+    pub(crate) fn enqueue_check_in_claimed(
+        &self,
+        write: &crate::outbox::Write,
+        key: &loyalty_api::IdempotencyKey,
+    ) -> rusqlite::Result<Option<ItemId>> {
+        let owner = self.owner();
+        let mut claimed = self.claimed.lock().unwrap_or_else(|p| p.into_inner());
+        let id = store::enqueue_check_in(&self.db(), write, key, self.now(), owner)?;
+        claimed.extend(id);
         Ok(id)
     }
 

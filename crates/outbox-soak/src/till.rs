@@ -277,6 +277,10 @@ async fn commands(counter: Arc<Counter>, clock: Arc<OffsetClock>) {
                 connecting = Some(tokio::spawn(async move {
                     let mut failures = 0;
                     loop {
+                        // Replacing a kept key is the manager's: their PIN first.
+                        if let Err(err) = crate::reconcile::as_manager(&counter) {
+                            println!("the manager's PIN failed: {err}");
+                        }
                         match counter.connect(&url, &key).await {
                             Ok(_) => {
                                 println!("connected after {failures} failures");

@@ -2,9 +2,9 @@
 //! queue's history and its export, the till's places, the kiosk and the demo's samples.
 //! Thin adapters like the rest: the core decides, and asks for the manager.
 
-use counter_core::IssueChoices;
 use counter_core::outbox::ItemState;
 use counter_core::pin::PinStatus;
+use counter_core::{IssueChoices, PinFor};
 use tauri::State;
 
 use super::ConnectionView;
@@ -22,16 +22,25 @@ pub async fn pin_status(till: State<'_, Till>) -> Result<PinStatus, CommandError
     Ok(till.session().await.counter.pin_status()?)
 }
 
-/// Sets the first manager PIN (4 to 8 digits).
+/// Sets the first manager PIN (4 to 8 digits); it opens what it was asked for.
 #[tauri::command]
-pub async fn set_pin(till: State<'_, Till>, pin: String) -> Result<(), CommandError> {
-    Ok(till.session().await.counter.set_pin(&pin)?)
+pub async fn set_pin(
+    till: State<'_, Till>,
+    pin: String,
+    opens: PinFor,
+) -> Result<(), CommandError> {
+    Ok(till.session().await.counter.set_pin(&pin, opens)?)
 }
 
-/// Checks the manager PIN (five wrong tries lock it for five minutes).
+/// Checks the manager PIN (wrong tries lock it); a right one opens one action, or a
+/// manager's visit to the manager's screens.
 #[tauri::command]
-pub async fn check_pin(till: State<'_, Till>, pin: String) -> Result<(), CommandError> {
-    Ok(till.session().await.counter.check_pin(&pin)?)
+pub async fn check_pin(
+    till: State<'_, Till>,
+    pin: String,
+    opens: PinFor,
+) -> Result<(), CommandError> {
+    Ok(till.session().await.counter.check_pin(&pin, opens)?)
 }
 
 /// The manager left the manager's screens: the PIN is asked again next time.

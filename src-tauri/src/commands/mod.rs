@@ -168,6 +168,14 @@ pub async fn connect(
     Ok(ConnectionView::new(connection, false))
 }
 
+/// What connecting a key asks now: the manager, and which writes wait for whom.
+#[tauri::command]
+pub async fn connect_gate(
+    till: State<'_, Till>,
+) -> Result<counter_core::ConnectGate, CommandError> {
+    Ok(till.session().await.counter.connect_gate()?)
+}
+
 /// Starts the built-in demo and connects to it.
 #[tauri::command]
 pub async fn try_demo(till: State<'_, Till>) -> Result<ConnectionView, CommandError> {

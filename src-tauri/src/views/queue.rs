@@ -1,6 +1,7 @@
 //! The queue screen: each write, what it was, its answer or refusal, and what a person
 //! may decide.
 
+use counter_core::Business;
 use counter_core::kinds::ScanAction;
 use counter_core::views::Answer;
 use counter_core::{
@@ -38,6 +39,8 @@ pub struct QueueItemView {
     pub idempotency_key: String,
     /// What a person may decide about it now (the core decides, and checks again).
     pub choices: ItemChoices,
+    /// The business it waits for, when it belongs to another than the key in use.
+    pub waits_for: Option<Business>,
 }
 }
 
@@ -61,6 +64,10 @@ impl QueueItemView {
             attempts: item.attempts,
             idempotency_key: item.idempotency_key.clone(),
             choices: counter.choices(item),
+            waits_for: counter.waits_for(item).unwrap_or_else(|error| {
+                tracing::warn!(%error, "whose write it is could not be read");
+                None
+            }),
         }
     }
 }

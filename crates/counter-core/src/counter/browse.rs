@@ -202,6 +202,7 @@ impl Counter {
         query: &BrowseQuery,
         cursor: Option<&str>,
     ) -> Result<BrowsePage, Error> {
+        self.staff()?;
         self.as_manager()?;
         let mut params = ListParams::new().limit(PAGE);
         if let Some(cursor) = cursor {

@@ -1,6 +1,18 @@
 //! Connecting a key, forgetting it, and what the till knows of the service.
 
 use super::*;
+use crate::outbox::business::WaitingWrites;
+
+for_the_ui! {
+/// What connecting a key asks now ([`Counter::connect_gate`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConnectGate {
+    /// A key is kept, or writes wait: the manager's PIN is asked first.
+    pub needs_manager: bool,
+    /// The writes still open, by the business they belong to.
+    pub waiting: Vec<WaitingWrites>,
+}
+}
 
 impl Counter {
     /// What the key connected now may do (nothing without one).
@@ -8,15 +20,39 @@ impl Counter {
         self.connection().map(|c| c.may()).unwrap_or_default()
     }
 
+    /// What connecting a key asks now: a manager when a key is kept (or could not be
+    /// read) or writes wait, and which writes wait, by business. Connect says it before
+    /// it asks for the PIN.
+    pub fn connect_gate(&self) -> Result<ConnectGate, Error> {
+        let waiting = store::waiting_elsewhere(&self.core.db(), None)?;
+        // A key file that holds no key is the till's own trouble: connecting again is
+        // its remedy, and asks no manager unless writes wait.
+        Ok(ConnectGate {
+            needs_manager: self.kept().is_some() || !waiting.is_empty(),
+            waiting,
+        })
+    }
+
     /// Checks `key` with GET /v1/me against `base_url`; only a key the service
-    /// accepts is kept (keychain, else owner-only file) and used.
+    /// accepts is kept (keychain, else owner-only file) and used. Replacing a kept key,
+    /// or connecting while writes wait, is a manager's decision ([`Counter::connect_gate`]).
+    /// Writes of another business than the key's wait for a key of theirs.
     pub async fn connect(&self, base_url: &str, key: &str) -> Result<Connection, Error> {
         self.owner()?;
+        self.staff()?;
         let key = ApiKey::new(key)?;
+        let needs_manager = self.connect_gate()?.needs_manager;
+        if needs_manager {
+            // Asked before the service is: a refused key leaves the manager's word unused.
+            self.manager_may()?;
+        }
         // A candidate teaches the till nothing until its key is in use.
         let learner = Learner::of_candidate(&self.core);
         let client = self.build_client(base_url, key.clone(), learner.clone())?;
         let me = client.me().await?;
+        if needs_manager {
+            self.as_manager()?;
+        }
         let storage = self.keys.save(&key)?;
         *self.unreadable_key() = None;
         if let KeyStorage::File { path, warning } = &storage {
@@ -26,16 +62,14 @@ impl Counter {
             });
         }
         let connection = connection_of(&me.data, storage);
+        let business = business_of(&me.data, client.base_url().as_str());
+        let owner = store::owner_of(&self.core.db(), &business)?;
         let mut saved = settings::load(&self.core.db())?;
         saved.base_url = Some(client.base_url().as_str().to_owned());
-        saved.connection = Some(KeptConnection {
-            business_name: connection.business_name.clone(),
-            test_mode: connection.test_mode,
-            scopes: connection.scopes.clone(),
-        });
+        saved.connection = Some(connection.to_keep());
         settings::save(&self.core.db(), &saved)?;
         // The new client first: the answer then wakes the sender, which must use it.
-        self.use_key(client, &key)?;
+        self.use_key(client, &key, Some(owner))?;
         *self.kept() = Some(connection.clone());
         // The candidate's answer, learnt once its key is in use (it wakes the sender).
         learner.adopt();
@@ -44,9 +78,11 @@ impl Counter {
     }
 
     /// Forgets the key (keychain and file) and the business it was for; queued writes
-    /// stay queued. A manager's decision: the till cannot work until a key is given.
+    /// stay queued, still that business's. A manager's decision: the till cannot work
+    /// until a key is given.
     pub fn disconnect(&self) -> Result<(), Error> {
         self.owner()?;
+        self.staff()?;
         if self.kept().is_some() {
             self.as_manager()?;
         }
@@ -88,6 +124,7 @@ impl Counter {
     /// Saves the settings as they can be read, each damaged one at its default: the
     /// remedy for [`Trouble::SettingsDamaged`].
     pub fn reset_damaged_settings(&self) -> Result<Settings, Error> {
+        self.staff()?;
         self.owner()?;
         let loaded = settings::read(&self.core.db())?;
         settings::save(&self.core.db(), &loaded.settings)?;

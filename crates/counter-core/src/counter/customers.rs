@@ -95,6 +95,7 @@ impl From<&CustomerView> for CustomerSummary {
 impl Counter {
     /// The business's active passes (the first page, up to 100: the ones to enrol on).
     pub async fn passes(&self) -> Result<Vec<PassView>, Error> {
+        self.staff()?;
         let client = self.core.client().ok_or(Error::NotConnected)?;
         let params = loyalty_api::ListParams::new().limit(100);
         let read = client.passes().list(&params).await?;
@@ -134,7 +135,7 @@ impl Counter {
     /// both kinds of action) when it cannot be read.
     pub(super) async fn learn_pass(&self, id: &PassId) {
         if self.read_this_run(id).is_none()
-            && let Err(error) = self.pass(id).await
+            && let Err(error) = self.read_pass(id).await
         {
             tracing::info!(%error, "the card's pass was not read");
         }
@@ -142,6 +143,12 @@ impl Counter {
 
     /// A pass (its goal and reward), read from the service now.
     pub async fn pass(&self, id: &PassId) -> Result<PassView, Error> {
+        self.staff()?;
+        self.read_pass(id).await
+    }
+
+    /// [`Counter::pass`], for the kiosk's check-in too.
+    async fn read_pass(&self, id: &PassId) -> Result<PassView, Error> {
         input::pass(id)?;
         let client = self.core.client().ok_or(Error::NotConnected)?;
         let read = client.passes().get(id).await?;
@@ -150,6 +157,7 @@ impl Counter {
 
     /// Enrols a customer.
     pub async fn enrol(&self, enrolment: Enrolment) -> Result<EnrolOutcome, Error> {
+        self.staff()?;
         let pass_id = match enrolment.pass_id {
             Some(pass) => pass,
             None => settings::load(&self.core.db())?
@@ -236,6 +244,7 @@ impl Counter {
 
     /// Customers whose name, email or phone start with what was typed.
     pub fn search(&self, typed: &str, limit: u32) -> Result<Vec<CustomerSummary>, Error> {
+        self.staff()?;
         let Some(typed) = input::text(TextField::Search, typed, 200, false)? else {
             return Ok(Vec::new());
         };
@@ -252,8 +261,10 @@ impl Counter {
         &self,
         max_pages: Option<u32>,
     ) -> impl Future<Output = Result<SyncReport, Error>> + Send + 'static {
+        let allowed = self.staff();
         let core = self.core.clone();
         async move {
+            allowed?;
             let sender = core.sender().ok_or(Error::NotConnected)?;
             sync::full(&core, &sender, max_pages).await
         }
@@ -261,8 +272,10 @@ impl Counter {
 
     /// The customers enrolled since the last sync (borrowing nothing, as [`Counter::sync`]).
     pub fn top_up(&self) -> impl Future<Output = Result<SyncReport, Error>> + Send + 'static {
+        let allowed = self.staff();
         let core = self.core.clone();
         async move {
+            allowed?;
             let sender = core.sender().ok_or(Error::NotConnected)?;
             sync::top_up(&core, &sender).await
         }
@@ -270,6 +283,7 @@ impl Counter {
 
     /// Stores a customer the shell already has (for example from another screen).
     pub fn cache_customer(&self, customer: &CustomerView) -> Result<(), Error> {
+        self.staff()?;
         let mut db = self.core.db();
         let tx = db.transaction()?;
         cache::put_customer(&tx, customer, self.core.now())?;

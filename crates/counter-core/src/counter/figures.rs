@@ -98,6 +98,7 @@ impl Counter {
     /// The figures of `period` beside those of the period of the same length before it.
     /// A manager's screen: asked with the manager here.
     pub async fn figures(&self, period: &FiguresPeriod) -> Result<Figures, Error> {
+        self.staff()?;
         self.as_manager()?;
         let client = self.core.client().ok_or(Error::NotConnected)?;
         let (from, to) = match period {

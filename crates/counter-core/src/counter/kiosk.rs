@@ -80,10 +80,17 @@ impl Counter {
         Ok(self.owner().is_ok() && self.settings()?.kiosk && self.pin_is_set()?)
     }
 
-    /// Turns the kiosk on or off: a manager's, both ways (leaving needs the PIN).
+    /// Turns the kiosk on or off: a manager's, both ways (leaving needs the PIN). A
+    /// kiosk that turns on forgets the manager: the next one gives the PIN again.
     pub fn set_kiosk(&self, on: bool) -> Result<(), Error> {
+        self.owner()?;
         self.as_manager()?;
-        self.change_settings(|saved| saved.kiosk = on)
+        self.change_settings(|saved| saved.kiosk = on)?;
+        self.kiosk_on.store(on, Ordering::SeqCst);
+        if on {
+            self.manager_leaves();
+        }
+        Ok(())
     }
 
     /// Makes this till a kiosk at start (`--kiosk`: whoever starts the app so set it
@@ -97,57 +104,68 @@ impl Counter {
             return Ok(KioskStart::NeedsPin);
         }
         self.change_settings(|saved| saved.kiosk = true)?;
+        self.kiosk_on.store(true, Ordering::SeqCst);
+        self.manager_leaves();
         Ok(KioskStart::Started)
     }
 
-    fn pin_is_set(&self) -> Result<bool, Error> {
-        Ok(pin::status(&self.core.db(), self.core.now())?.set)
+    pub(super) fn pin_is_set(&self) -> Result<bool, Error> {
+        Ok(pin::status(&self.core.db(), self.core.now(), &self.core.uptime())?.set)
     }
 
     /// A customer checks in with their own card: one visit through the outbox, never a
-    /// repeat visit.
+    /// repeat visit. A check-in the service finds too recent (at once, or when it was
+    /// sent later) is closed as already checked in, never a cashier's question; a card
+    /// whose check-in still waits is answered "already checked in" and stores nothing.
     pub async fn check_in(&self, input: &str) -> Result<CheckIn, Error> {
-        let card = match self.identify(input).await? {
+        self.owner()?;
+        let card = match self.identify_code(input).await? {
             Scanned::Card { id } => id,
             _ => return Ok(CheckIn::NotACard),
         };
         let name = || {
-            self.lookup_card(&card)
+            self.cached_card(&card)
                 .ok()
                 .flatten()
                 .and_then(|known| known.customer)
                 .and_then(|customer| customer.name)
         };
-        Ok(
-            match self
-                .record_scan(card.clone(), ScanAction::Visit, None)
-                .await?
-            {
-                ScanOutcome::Recorded { result, .. } => {
-                    self.learn_who_checked_in(&card, &result).await;
-                    CheckIn::Counted {
-                        name: name(),
-                        progress: self.known_pass(&result.card.pass_id).map(|pass| Progress {
-                            count: match pass.loyalty_type {
-                                LoyaltyType::Points => result.card.points,
-                                _ => result.card.visits,
-                            },
-                            goal: pass.goal,
-                            counts: pass.loyalty_type,
-                            reward_title: pass.reward_title,
-                            rewards_available: result.card.rewards_available,
-                        }),
-                    }
+        let write = Write::Scan {
+            card_id: card.clone(),
+            action: ScanAction::Visit,
+            amount: None,
+            confirm_repeat: false,
+        };
+        let key = self.core.ids.idempotency_key();
+        let Some(id) = self.core.enqueue_check_in_claimed(&write, &key)? else {
+            return Ok(CheckIn::AlreadyCheckedIn { at: None });
+        };
+        let (item, report) = self.attend(id).await?;
+        Ok(match self.scan_outcome(item, report, &card)? {
+            ScanOutcome::Recorded { result, .. } => {
+                self.learn_who_checked_in(&card, &result).await;
+                CheckIn::Counted {
+                    name: name(),
+                    progress: self.known_pass(&result.card.pass_id).map(|pass| Progress {
+                        count: match pass.loyalty_type {
+                            LoyaltyType::Points => result.card.points,
+                            _ => result.card.visits,
+                        },
+                        goal: pass.goal,
+                        counts: pass.loyalty_type,
+                        reward_title: pass.reward_title,
+                        rewards_available: result.card.rewards_available,
+                    }),
                 }
-                ScanOutcome::Queued { .. } | ScanOutcome::NeedsDecision { .. } => {
-                    CheckIn::Saved { name: name() }
-                }
-                ScanOutcome::NeedsConfirmation { last_visit_at, .. } => CheckIn::AlreadyCheckedIn {
-                    at: last_visit_at.map(|t| t.to_string()),
-                },
-                ScanOutcome::Refused { .. } => CheckIn::Refused,
+            }
+            ScanOutcome::Queued { .. } | ScanOutcome::NeedsDecision { .. } => {
+                CheckIn::Saved { name: name() }
+            }
+            ScanOutcome::NeedsConfirmation { last_visit_at, .. } => CheckIn::AlreadyCheckedIn {
+                at: last_visit_at.map(|t| t.to_string()),
             },
-        )
+            ScanOutcome::Refused { .. } => CheckIn::Refused,
+        })
     }
 
     /// What a customer reads once their visit counts, their name and their card's
@@ -159,7 +177,7 @@ impl Counter {
         };
         let customer = async {
             let known = self
-                .lookup_card(card)
+                .cached_card(card)
                 .ok()
                 .flatten()
                 .is_some_and(|known| known.customer.is_some());

@@ -40,6 +40,7 @@ impl Counter {
         &self,
         message: &BroadcastDraft,
     ) -> Result<BroadcastPreviewView, Error> {
+        self.staff()?;
         let client = self.core.client().ok_or(Error::NotConnected)?;
         let key = self.core.ids.idempotency_key();
         let preview = client.broadcasts().preview(&key, &message.to_api()).await?;
@@ -52,6 +53,7 @@ impl Counter {
         message: BroadcastDraft,
         confirmation_token: &str,
     ) -> Result<WriteOutcome, Error> {
+        self.staff()?;
         let write = Write::ConfirmBroadcast {
             pass_id: message.pass_id,
             title: message.title,
@@ -235,6 +237,7 @@ impl Counter {
     /// Previews a message written on the screen (checked whole first; a manager's):
     /// who would receive it and the quota. The token is kept here for [`Counter::send_message`].
     pub async fn preview_message(&self, draft: &MessageDraft) -> Result<MessagePreview, Error> {
+        self.staff()?;
         let message = draft.checked()?;
         self.as_manager()?;
         let client = self.core.client().ok_or(Error::NotConnected)?;
@@ -263,6 +266,7 @@ impl Counter {
     /// Sends the message of preview `preview`, exactly as previewed, through the outbox
     /// (a manager's). A preview is sent once: a second send finds it gone.
     pub async fn send_message(&self, preview: u32) -> Result<WriteOutcome, Error> {
+        self.staff()?;
         self.as_manager()?;
         let (message, token) = self
             .previews
@@ -276,6 +280,7 @@ impl Counter {
 
     /// Cancels a message this till scheduled, through the outbox (a manager's).
     pub async fn cancel_message(&self, id: &str) -> Result<WriteOutcome, Error> {
+        self.staff()?;
         self.as_manager()?;
         let known = self.scheduled_messages()?.into_iter().any(|m| m.id == id);
         if !known {
@@ -290,6 +295,7 @@ impl Counter {
     /// The messages this till scheduled for later (the API lists none): read from its
     /// own record of the confirms the service answered, with their cancels.
     pub fn scheduled_messages(&self) -> Result<Vec<ScheduledMessage>, Error> {
+        self.staff()?;
         let items = store::list(&self.core.db(), false, u32::MAX)?;
         let mut scheduled: Vec<ScheduledMessage> = items
             .iter()

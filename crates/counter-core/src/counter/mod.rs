@@ -27,6 +27,7 @@ use crate::kinds::{Abilities, Scope};
 use crate::learner::Learner;
 use crate::lock::{LockError, OwnerLock};
 use crate::offer::{CardActions, PaymentOffer};
+use crate::outbox::business::{Business, OwnerId};
 use crate::outbox::send::{self, Mode, Report};
 use crate::outbox::store::RepeatConfirmation;
 use crate::outbox::{
@@ -57,10 +58,11 @@ mod samples;
 mod scans;
 
 pub use browse::{BrowsePage, BrowseQuery, BrowseRow};
+pub use connection::ConnectGate;
 pub use customers::{EnrolOutcome, Enrolment};
 pub use figures::{Figure, FigureName, Figures, FiguresPeriod, MAX_FIGURE_DAYS};
 pub use kiosk::{CheckIn, KioskStart, Progress};
-pub use manager::MANAGER_IDLE;
+pub use manager::{MANAGER_IDLE, PinFor};
 pub use messages::{
     BroadcastDraft, MessageAudience, MessageDraft, MessagePreview, ScheduledMessage, ScheduledState,
 };
@@ -82,6 +84,9 @@ pub struct Connection {
     pub scopes: Vec<Scope>,
     /// Where the key is kept (the UI shows the file warning).
     pub key_storage: KeyStorage,
+    /// The business's id (None when kept by a version that did not record it, until
+    /// the service is asked again).
+    pub business_id: Option<String>,
 }
 
 /// The answer to an enrolment or a gift-card issue.
@@ -129,8 +134,10 @@ pub struct Counter {
     /// Why the kept key could not be read when the till opened, until a key is given or
     /// forgotten: read once, not from the keychain at every question.
     unreadable_key: std::sync::Mutex<Option<Trouble>>,
-    /// Until when the manager who entered the PIN counts as here (see `manager.rs`).
-    manager_until: std::sync::Mutex<Option<std::time::Instant>>,
+    /// Whether a manager is here, and for what (see `manager.rs`).
+    presence: std::sync::Mutex<manager::Presence>,
+    /// The till is a kiosk now: the core answers only what a kiosk does.
+    kiosk_on: AtomicBool,
     /// Messages previewed in this run, by the number the screen holds, with their
     /// tokens (which never leave the core): sent only exactly as previewed.
     previews: std::sync::Mutex<messages::Previews>,
@@ -248,7 +255,8 @@ impl Counter {
             attempts: Mutex::new(Vec::new()),
             kept: std::sync::Mutex::new(None),
             unreadable_key: std::sync::Mutex::new(None),
-            manager_until: std::sync::Mutex::new(None),
+            presence: std::sync::Mutex::default(),
+            kiosk_on: AtomicBool::new(false),
             previews: std::sync::Mutex::default(),
             passes: Mutex::new(HashMap::new()),
             lock,
@@ -270,6 +278,7 @@ impl Counter {
         {
             counter.learn_connection(unknown).await;
         }
+        counter.kiosk_on.store(counter.kiosk()?, Ordering::SeqCst);
         counter
             .tasks
             .push(tokio::spawn(send::run_worker(core.clone())));
@@ -304,14 +313,32 @@ impl Counter {
         {
             tracing::warn!(%error, "writes in flight could not be marked with their key");
         }
-        if let Err(error) = self.use_key(client, &key) {
+        let service = client.base_url().as_str().to_owned();
+        let owner = match known.as_ref().and_then(|k| k.business(&service)) {
+            Some(business) => match store::owner_of(&self.core.db(), &business) {
+                Ok(owner) => Some(owner),
+                Err(error) => {
+                    tracing::warn!(%error, "the business of the kept key could not be read");
+                    None
+                }
+            },
+            None => None,
+        };
+        if let Err(error) = self.use_key(client, &key, owner) {
             tracing::warn!(%error, "the kept key could not be put to use");
             return None;
         }
         match known {
-            Some(known) => {
+            // Its business known, the kept key goes on at once.
+            Some(known) if owner.is_some() => {
                 *self.kept() = Some(Connection::kept(known, storage));
                 None
+            }
+            // Kept by a version that did not record the business's id: shown as it was,
+            // and the service is asked which business the key is for.
+            Some(known) => {
+                *self.kept() = Some(Connection::kept(known, storage.clone()));
+                Some(storage)
             }
             None => Some(storage),
         }
@@ -319,7 +346,8 @@ impl Counter {
 
     /// A key kept by an earlier version, which did not remember the business: the
     /// service is asked once, briefly, so that the upgrade does not ask for the key
-    /// again. Unanswered in time, Connect asks (the key stays in use meanwhile).
+    /// again. Unanswered in time, the connectivity check asks again later (and Connect
+    /// asks when there was no business kept at all; the key stays in use meanwhile).
     async fn learn_connection(&self, storage: KeyStorage) {
         let Some(client) = self.core.client() else {
             return;
@@ -329,23 +357,10 @@ impl Counter {
             Ok(Ok(me)) => me,
             Ok(Err(_)) | Err(_) => return,
         };
-        let connection = connection_of(&me.data, storage);
-        if let Err(error) = self.remember(&connection) {
+        if let Err(error) = learn_business(&self.core, &me.data, client.base_url().as_str()) {
             tracing::warn!(%error, "the business of the kept key could not be saved");
         }
-        *self.kept() = Some(connection);
-    }
-
-    /// Keeps what the service said of the key in the settings, for the next start.
-    fn remember(&self, connection: &Connection) -> Result<(), Error> {
-        let db = self.core.db();
-        let mut saved = settings::load(&db)?;
-        saved.connection = Some(KeptConnection {
-            business_name: connection.business_name.clone(),
-            test_mode: connection.test_mode,
-            scopes: connection.scopes.clone(),
-        });
-        Ok(settings::save(&db, &saved)?)
+        *self.kept() = Some(connection_of(&me.data, storage));
     }
 
     fn kept(&self) -> std::sync::MutexGuard<'_, Option<Connection>> {
@@ -380,11 +395,11 @@ impl Counter {
         }
     }
 
-    /// Sends with `client` from now on. Writes held because they may have reached the
-    /// service under this very key go on.
-    fn use_key(&self, client: Client, key: &ApiKey) -> Result<(), Error> {
+    /// Sends with `client` from now on, the writes of `owner` (the key's business).
+    /// Writes held because they may have reached the service under this very key go on.
+    fn use_key(&self, client: Client, key: &ApiKey, owner: Option<OwnerId>) -> Result<(), Error> {
         let key = KeyFingerprint::of(key);
-        let released = self.core.use_sender(Sender { client, key })?;
+        let released = self.core.use_sender(Sender { client, key, owner })?;
         if released > 0 {
             tracing::info!(released, "writes held for this key go on");
         }
@@ -492,11 +507,14 @@ impl Counter {
     /// `connect`): for a till's set-up; a manager's change goes through the methods
     /// that ask for them ([`Counter::set_offline_payments`]).
     pub fn save_settings(&self, settings: &Settings) -> Result<(), Error> {
+        self.staff()?;
         Ok(settings::save(&self.core.db(), settings)?)
     }
 
     /// What the till allows while the service cannot be reached: a manager's decision.
     pub fn set_offline_payments(&self, policy: OfflinePaymentPolicy) -> Result<(), Error> {
+        self.staff()?;
+        self.owner()?;
         self.as_manager()?;
         self.change_settings(|saved| saved.offline_payments = policy)
     }
@@ -526,7 +544,30 @@ impl Connection {
             test_mode: known.test_mode,
             scopes: known.scopes,
             key_storage,
+            business_id: known.business_id,
         }
+    }
+
+    /// What the settings keep of it for the next start.
+    fn to_keep(&self) -> KeptConnection {
+        KeptConnection {
+            business_id: self.business_id.clone(),
+            business_name: self.business_name.clone(),
+            test_mode: self.test_mode,
+            scopes: self.scopes.clone(),
+        }
+    }
+}
+
+impl KeptConnection {
+    /// The business it was for, on `service`, once its id is known.
+    fn business(&self, service: &str) -> Option<Business> {
+        Some(Business {
+            id: self.business_id.clone()?,
+            name: self.business_name.clone(),
+            test_mode: self.test_mode,
+            service: service.to_owned(),
+        })
     }
 }
 
@@ -536,17 +577,42 @@ fn connection_of(me: &Me, key_storage: KeyStorage) -> Connection {
         test_mode: me.mode == KeyMode::Test,
         scopes: me.scopes.iter().map(Scope::from).collect(),
         key_storage,
+        business_id: Some(me.business.id.to_string()),
     }
+}
+
+/// The business `me` describes, on `service`.
+fn business_of(me: &Me, service: &str) -> Business {
+    Business {
+        id: me.business.id.to_string(),
+        name: me.business.name.clone(),
+        test_mode: me.mode == KeyMode::Test,
+        service: service.to_owned(),
+    }
+}
+
+/// The service said which business the key in use is for (`me`), and the till had not
+/// kept it (an earlier version's settings): the till is that business's from now on,
+/// its writes go out, and the settings keep the business for the next start.
+fn learn_business(core: &Core, me: &Me, service: &str) -> Result<(), Error> {
+    let owner = store::owner_of(&core.db(), &business_of(me, service))?;
+    core.learn_owner(owner)?;
+    let db = core.db();
+    let mut saved = settings::load(&db)?;
+    saved.connection = Some(KeptConnection {
+        business_id: Some(me.business.id.to_string()),
+        business_name: me.business.name.clone(),
+        test_mode: me.mode == KeyMode::Test,
+        scopes: me.scopes.iter().map(Scope::from).collect(),
+    });
+    Ok(settings::save(&db, &saved)?)
 }
 
 /// The light periodic check: GET /v1/me, at once when the counter opens (the outbox
 /// needs the service's clock before it resends anything that may have arrived), then
 /// often while offline, rarely while online.
 async fn run_prober(core: Arc<Core>) {
-    if let Some(client) = core.client() {
-        // What the answer teaches, the client tells the till.
-        let _ = client.me().await;
-    }
+    probe(&core).await;
     loop {
         // Often while offline; rarely while online or while the key is refused (repeated
         // refusals from one address are rate limited).
@@ -559,10 +625,21 @@ async fn run_prober(core: Arc<Core>) {
             core.config.probe_offline
         };
         tokio::time::sleep(every).await;
-        let Some(client) = core.client() else {
-            continue;
-        };
-        // What the answer teaches, the client tells the till.
-        let _ = client.me().await;
+        probe(&core).await;
+    }
+}
+
+/// One GET /v1/me with the key in use. What the answer teaches, the client tells the
+/// till; the business, when the till does not know it yet (a key kept by an earlier
+/// version).
+async fn probe(core: &Core) {
+    let Some(sender) = core.sender() else {
+        return;
+    };
+    if let Ok(me) = sender.client.me().await
+        && sender.owner.is_none()
+        && let Err(error) = learn_business(core, &me.data, sender.client.base_url().as_str())
+    {
+        tracing::warn!(%error, "the business of the key in use could not be saved");
     }
 }

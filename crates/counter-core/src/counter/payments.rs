@@ -110,6 +110,7 @@ impl Counter {
     /// Opens a gift card: read from the service now, or from the till's cache when the
     /// service cannot be reached (then the offline policy decides what may be paid).
     pub async fn open_gift_card(&self, id: &GiftCardId) -> Result<GiftCardRead, Error> {
+        self.staff()?;
         let (card, ledger, fresh) = match self.read_gift_card(id).await {
             Ok((card, ledger)) => (card, ledger, true),
             Err(Error::Api(error)) if error.problem().is_none() => match self.gift_card(id)? {
@@ -159,6 +160,7 @@ impl Counter {
         amount: &str,
         reference: Option<String>,
     ) -> Result<PaymentOutcome, Error> {
+        self.staff()?;
         let core = &self.core;
         input::gift_card(&gift_card)?;
         // A fresh balance when the service answers; the cached one otherwise.
@@ -290,6 +292,7 @@ impl Counter {
 
     /// Reads a gift card from the service into the cache (its balance read now).
     pub async fn refresh_gift_card(&self, id: &GiftCardId) -> Result<CachedGiftCard, Error> {
+        self.staff()?;
         Ok(self.read_gift_card(id).await?.0)
     }
 
@@ -299,6 +302,7 @@ impl Counter {
         &self,
         id: &GiftCardId,
     ) -> Result<(CachedGiftCard, Vec<LedgerEntryView>), Error> {
+        self.staff()?;
         input::gift_card(id)?;
         let client = self.core.client().ok_or(Error::NotConnected)?;
         let read = client.gift_cards().get(id).await?;
@@ -356,6 +360,7 @@ impl Counter {
     /// (the usual one first) and the languages of the email (the passes' first, then
     /// those the app speaks).
     pub async fn issue_choices(&self) -> Result<IssueChoices, Error> {
+        self.staff()?;
         let passes = self.passes().await.unwrap_or_default();
         let mut locales: Vec<String> = Vec::new();
         for locale in passes
@@ -385,6 +390,7 @@ impl Counter {
     /// Issues a gift card, checked whole before anything is stored: a manager's
     /// decision (it promises money).
     pub async fn issue_gift_card(&self, issue: GiftCardIssue) -> Result<WriteOutcome, Error> {
+        self.staff()?;
         let currency = Currency::new(&issue.currency).map_err(|_| NotAllowed::NotACurrency {
             given: issue.currency.chars().take(8).collect(),
         })?;

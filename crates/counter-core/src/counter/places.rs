@@ -36,6 +36,7 @@ pub struct TillPlaces {
 impl Counter {
     /// The business's passes and locations (read now), and this till's choice.
     pub async fn till_places(&self) -> Result<TillPlaces, Error> {
+        self.staff()?;
         let client = self.core.client().ok_or(Error::NotConnected)?;
         let passes = self.passes().await?;
         let locations = client
@@ -74,6 +75,7 @@ impl Counter {
         pass_id: Option<&str>,
         location_id: Option<&str>,
     ) -> Result<(), Error> {
+        self.staff()?;
         self.as_manager()?;
         let places = self.till_places().await?;
         let pick = |given: Option<&str>, among: &[Place]| -> Result<Option<String>, Error> {

@@ -21,10 +21,31 @@ pub struct ItemChoices {
     /// Withdrawing it is a manager's decision (money moved or promised): the PIN is
     /// asked first.
     pub discard_needs_manager: bool,
+    /// Sending it again is a manager's decision too (money could move twice).
+    pub send_again_needs_manager: bool,
 }
 }
 
 impl Counter {
+    /// The business `item` waits for, when it is still open and belongs to another
+    /// business than the key in use (the queue says so in words). None when it is
+    /// this till's key's, or closed.
+    pub fn waits_for(&self, item: &OutboxItem) -> Result<Option<Business>, Error> {
+        let open = item.state.is_open() || item.state == ItemState::NeedsDecision;
+        let Some(owner) = item.owner.filter(|_| open) else {
+            return Ok(None);
+        };
+        let current = self
+            .core
+            .sender()
+            .and_then(|s| s.owner)
+            .or(self.core.owner());
+        if current == Some(owner) {
+            return Ok(None);
+        }
+        Ok(store::business(&self.core.db(), owner)?)
+    }
+
     /// What a person may decide about `item` now.
     pub fn choices(&self, item: &OutboxItem) -> ItemChoices {
         ItemChoices {
@@ -32,6 +53,7 @@ impl Counter {
             send_again: item.may_be_sent_again(),
             discard: item.may_be_discarded() && !self.core.is_claimed(item.id),
             discard_needs_manager: item.write.kind().is_money(),
+            send_again_needs_manager: item.write.kind().is_money(),
         }
     }
 
@@ -40,6 +62,7 @@ impl Counter {
     /// closed in one statement, so an item the sender has started sending is never
     /// withdrawn. Money (a payment, a gift card issued) is withdrawn only by a manager.
     pub fn discard(&self, item: ItemId, note: &str) -> Result<OutboxItem, Error> {
+        self.staff()?;
         let note = input::text(TextField::Note, note, 500, false)?.unwrap_or_default();
         if outcome_state(&self.core, item)?.write.kind().is_money() {
             self.as_manager()?;
@@ -57,12 +80,16 @@ impl Counter {
     /// checked that it did not reach the service, or accepts the replay). The moment
     /// of its first attempt that may have arrived stays as it was.
     pub fn retry_item(&self, item: ItemId) -> Result<(), Error> {
+        self.staff()?;
         let found = outcome_state(&self.core, item)?;
         if found.state != ItemState::NeedsDecision {
             return Err(NotAllowed::NoDecisionPending.into());
         }
         if !found.may_be_sent_again() {
             return Err(NotAllowed::SameAnswerAgain.into());
+        }
+        if found.write.kind().is_money() {
+            self.as_manager()?;
         }
         if !store::approve_resend(&self.core.db(), item)? {
             return Err(NotAllowed::NoDecisionPending.into());
@@ -82,6 +109,7 @@ impl Counter {
         state: Option<ItemState>,
         limit: u32,
     ) -> Result<Vec<OutboxItem>, Error> {
+        self.staff()?;
         let period = self.period(from, to)?;
         Ok(store::made_between(
             &self.core.db(),
@@ -102,6 +130,7 @@ impl Counter {
         state: Option<ItemState>,
         path: &Path,
     ) -> Result<usize, Error> {
+        self.staff()?;
         let period = self.period(from, to)?;
         self.as_manager()?;
         let items = store::made_between(&self.core.db(), period, state, false, u32::MAX)?;
@@ -123,6 +152,7 @@ impl Counter {
     /// The queue: with `open_only`, what is queued, sending or needs a decision;
     /// else everything, newest first, at most `limit`.
     pub fn queue(&self, open_only: bool, limit: u32) -> Result<Vec<OutboxItem>, Error> {
+        self.staff()?;
         Ok(store::list(&self.core.db(), open_only, limit)?)
     }
 

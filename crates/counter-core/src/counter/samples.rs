@@ -81,6 +81,7 @@ pub struct Samples {
 impl Counter {
     /// A few of the business's cards to tap, read from the service now.
     pub async fn samples(&self) -> Result<Samples, Error> {
+        self.staff()?;
         let client = self.core.client().ok_or(Error::NotConnected)?;
         let page = ListParams::new().limit(100);
         let (customers, gift_cards) = tokio::join!(

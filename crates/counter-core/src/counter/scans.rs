@@ -75,6 +75,7 @@ impl Counter {
         action: ScanAction,
         amount: Option<Decimal>,
     ) -> Result<ScanOutcome, Error> {
+        self.staff()?;
         input::card(&card)?;
         input::points(&action, amount)?;
         // A code without a prefix this till knows is a card once it was found as one
@@ -108,7 +109,7 @@ impl Counter {
         self.scan_outcome(item, report, &card)
     }
 
-    fn scan_outcome(
+    pub(super) fn scan_outcome(
         &self,
         item: OutboxItem,
         report: Report,
@@ -155,6 +156,7 @@ impl Counter {
     /// so a second confirmation (a double click, two screens, a restart in between)
     /// stores nothing and answers with the replacement as it stands: one extra visit.
     pub async fn confirm_repeat_visit(&self, item: ItemId) -> Result<ScanOutcome, Error> {
+        self.staff()?;
         let core = &self.core;
         let first = outcome_state(core, item)?;
         let Write::Scan { card_id, .. } = &first.write else {
@@ -195,16 +197,22 @@ impl Counter {
     /// since the last sync), then as a gift card (the cache, then one read); when it
     /// is neither, the answer says so, or says that the service could not be asked.
     pub async fn identify(&self, input: &str) -> Result<Scanned, Error> {
+        self.staff()?;
+        self.identify_code(input).await
+    }
+
+    /// [`Counter::identify`], for the kiosk's check-in too.
+    pub(super) async fn identify_code(&self, input: &str) -> Result<Scanned, Error> {
         let code = match scanner::read(input) {
             Scanned::Unknown { code } => code,
             read => return Ok(read),
         };
         let card = CardId::new(code.clone());
         let gift = GiftCardId::new(code);
-        if self.lookup_card(&card)?.is_some() {
+        if self.cached_card(&card)?.is_some() {
             return Ok(Scanned::Card { id: card });
         }
-        if self.gift_card(&gift)?.is_some() {
+        if cache::gift_card(&self.core.db(), &gift)?.is_some() {
             return Ok(Scanned::GiftCard { id: gift });
         }
         let not_known = |reason| Ok(Scanned::NotACard { reason });
@@ -216,7 +224,7 @@ impl Counter {
         }
         // A card enrolled since the last sync.
         match sync::newer(&self.core, &client).await {
-            Ok(Some(_)) if self.lookup_card(&card)?.is_some() => {
+            Ok(Some(_)) if self.cached_card(&card)?.is_some() => {
                 return Ok(Scanned::Card { id: card });
             }
             Ok(_) => {}
@@ -241,6 +249,12 @@ impl Counter {
 
     /// A card by its id, from the cache, with whether writes for it are queued.
     pub fn lookup_card(&self, card: &CardId) -> Result<Option<CardLookup>, Error> {
+        self.staff()?;
+        self.cached_card(card)
+    }
+
+    /// [`Counter::lookup_card`], for the kiosk's check-in too.
+    pub(super) fn cached_card(&self, card: &CardId) -> Result<Option<CardLookup>, Error> {
         Ok(cache::lookup_card(&self.core.db(), card)?)
     }
 
@@ -252,6 +266,7 @@ impl Counter {
     /// key refused or a wait in force, nor before a first sync has finished. Writes
     /// still queued for the card keep the cached figures, as in [`Counter::lookup_card`].
     pub async fn read_card(&self, card: &CardId) -> Result<FreshCard, Error> {
+        self.staff()?;
         input::card(card)?;
         let client = self.core.client().ok_or(Error::NotConnected)?;
         if !self.core.connectivity().may_call_service() || self.core.gate().is_some() {

@@ -18,6 +18,7 @@
 //! only on an answer of the service or a person's decision; items of one card (or one
 //! gift card) are sent in the order they were made.
 
+pub mod business;
 pub(crate) mod send;
 pub(crate) mod store;
 mod write;
@@ -152,6 +153,12 @@ pub struct OutboxItem {
     pub arrived_service_at: Option<Timestamp>,
     /// A person chose to send it again after a rule stopped it.
     pub resend_approved: bool,
+    /// The business it belongs to (None until the till knows its own).
+    #[serde(skip)]
+    pub(crate) owner: Option<business::OwnerId>,
+    /// A customer's own check-in at the kiosk: never a cashier's repeat-visit question.
+    #[serde(default)]
+    pub kiosk: bool,
 }
 
 impl OutboxItem {
@@ -164,7 +171,8 @@ impl OutboxItem {
                 action: loyalty_api::ScanAction::Visit,
                 ..
             }
-        ) && matches!(self.state, ItemState::Refused | ItemState::NeedsDecision)
+        ) && !self.kiosk
+            && matches!(self.state, ItemState::Refused | ItemState::NeedsDecision)
             && self.resolution.is_none()
             && self
                 .refusal
@@ -219,6 +227,8 @@ impl std::fmt::Debug for OutboxItem {
             .field("arrived_key", &self.arrived_key)
             .field("arrived_service_at", &self.arrived_service_at)
             .field("resend_approved", &self.resend_approved)
+            .field("owner", &self.owner)
+            .field("kiosk", &self.kiosk)
             .finish()
     }
 }

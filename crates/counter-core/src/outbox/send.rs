@@ -206,6 +206,11 @@ pub(crate) async fn send_item(
     if !item.state.is_open() {
         return Ok(report);
     }
+    if item.owner.is_none() || item.owner != sender.owner {
+        // Another business's write (or one whose business is not known yet): it waits
+        // for a key of its own business, unchanged.
+        return Ok(report);
+    }
     let now = core.now();
     if let Some(first) = item.may_have_arrived_at
         && !item.resend_approved
@@ -287,7 +292,9 @@ pub(crate) async fn send_item(
             match (problem, refusal) {
                 (Some(problem), Some(refusal)) if problem.code == ErrorCode::RecentVisit => {
                     report.last_visit_at = problem.last_visit_at;
-                    if mode.cashier_waiting() {
+                    // A customer's own check-in is closed as already checked in: a
+                    // repeat visit is never theirs to confirm, nor a cashier's later.
+                    if mode.cashier_waiting() || item.kiosk {
                         store::mark_refused(&core.db(), id, &refusal, core.now())?;
                     } else {
                         let reason = DecisionReason::RecentVisit {
@@ -310,6 +317,17 @@ pub(crate) async fn send_item(
                     // Nothing was done: the write waits for a key that works (the
                     // worker holds the queue while the key is refused).
                     store::attempt_failed(&core.db(), id, false, &err.to_string())?;
+                }
+                (Some(problem), _)
+                    if matches!(
+                        problem.code,
+                        ErrorCode::InsufficientScope | ErrorCode::Forbidden
+                    ) =>
+                {
+                    // This key may not do it; nothing was done. The write waits for a
+                    // key that may, trying again now and then, never closed by it.
+                    store::attempt_failed(&core.db(), id, false, &err.to_string())?;
+                    core.back_off(id, core.config.max_service_wait);
                 }
                 (Some(problem), Some(refusal)) => {
                     report.balance = problem.balance.clone();
@@ -362,8 +380,13 @@ pub(crate) async fn run_worker(core: Arc<Core>) {
             wait_a_little(&core, Duration::from_secs(5)).await;
             continue;
         }
+        let Some(owner) = core.sender().and_then(|sender| sender.owner) else {
+            // The key's business is not known yet: nothing is its to send.
+            wait_a_little(&core, Duration::from_secs(5)).await;
+            continue;
+        };
         let not_ready = core.not_ready();
-        let next = store::next_sendable(&core.db(), |id| !not_ready.contains(&id));
+        let next = store::next_sendable(&core.db(), owner, |id| !not_ready.contains(&id));
         let item = match next {
             Ok(Some(item)) => item,
             Ok(None) => {

@@ -19,7 +19,9 @@ async fn lists_load_more_filter_and_show_a_deleted_customer() {
         counter.browse(&scans, None).await,
         Err(Error::Pin(_))
     ));
-    counter.set_pin("2468").unwrap();
+    counter
+        .set_pin("2468", counter_core::PinFor::Visit)
+        .unwrap();
 
     // The sandbox's 200 demo scans: a first page, then the next on its cursor.
     let first = counter.browse(&scans, None).await.unwrap();

@@ -73,7 +73,9 @@ async fn a_days_history_holds_exactly_its_writes_and_its_csv_their_keys() {
         Err(Error::Pin(_))
     ));
     assert!(!file.exists());
-    counter.set_pin("2468").unwrap();
+    counter
+        .set_pin("2468", counter_core::PinFor::Visit)
+        .unwrap();
     assert_eq!(counter.export_history(&day, &day, None, &file).unwrap(), 2);
     let text = std::fs::read_to_string(&file).unwrap();
     let mut rows = csv::Reader::from_reader(text.as_bytes());

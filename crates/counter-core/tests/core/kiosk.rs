@@ -113,7 +113,9 @@ async fn a_till_becomes_a_kiosk_only_with_a_manager_pin_to_leave_it_by() {
     assert!(!counter.kiosk().unwrap());
     assert!(!counter.settings().unwrap().kiosk);
 
-    counter.set_pin("2468").unwrap();
+    counter
+        .set_pin("2468", counter_core::PinFor::Visit)
+        .unwrap();
     assert_eq!(counter.start_as_kiosk().unwrap(), KioskStart::Started);
     assert!(counter.kiosk().unwrap());
 
@@ -138,7 +140,9 @@ async fn a_kiosk_kept_without_a_pin_opens_as_a_counter() {
     let counter = env.open_with(crate::test_config()).await;
     assert!(!counter.kiosk().unwrap(), "a kiosk nobody could leave");
     // Nor does the first PIN, set for anything else, turn it into one.
-    counter.set_pin("2468").unwrap();
+    counter
+        .set_pin("2468", counter_core::PinFor::Visit)
+        .unwrap();
     assert!(!counter.kiosk().unwrap());
     assert!(!counter.settings().unwrap().kiosk);
 }

@@ -2,6 +2,7 @@
 //! over HTTP on 127.0.0.1. After each test the server's own records are compared
 //! with the writes intended: nothing lost, nothing doubled.
 
+mod boundaries;
 mod browse;
 mod cache;
 mod history;
@@ -330,6 +331,21 @@ pub fn test_config() -> Config {
         interactive_wait: Duration::from_secs(2),
         secrets: SecretsConfig::FileOnly,
         ..Config::default()
+    }
+}
+
+/// The manager gives the PIN for one action (choosing it first on a till without one):
+/// what a test does before replacing a kept key.
+pub fn manager_for_one_action(counter: &Counter) {
+    const PIN: &str = "2468";
+    if counter.pin_status().unwrap().set {
+        counter
+            .check_pin(PIN, counter_core::PinFor::OneAction)
+            .unwrap();
+    } else {
+        counter
+            .set_pin(PIN, counter_core::PinFor::OneAction)
+            .unwrap();
     }
 }
 

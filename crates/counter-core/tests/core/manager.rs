@@ -16,13 +16,19 @@ async fn a_pin_set_once_locks_after_five_wrong_tries_and_stays_locked_after_a_re
     let counter = env.counter().await;
     assert!(!counter.pin_status().unwrap().set);
     assert!(matches!(
-        counter.check_pin("2468"),
+        counter.check_pin("2468", counter_core::PinFor::Visit),
         Err(Error::Pin(PinError::NotSet))
     ));
-    counter.set_pin("2468").unwrap();
-    counter.check_pin("2468").unwrap();
+    counter
+        .set_pin("2468", counter_core::PinFor::Visit)
+        .unwrap();
+    counter
+        .check_pin("2468", counter_core::PinFor::Visit)
+        .unwrap();
     for _ in 0..MAX_TRIES {
-        let wrong = counter.check_pin("0000").unwrap_err();
+        let wrong = counter
+            .check_pin("0000", counter_core::PinFor::Visit)
+            .unwrap_err();
         assert_eq!(wrong.code(), ErrorCode::PinRefused);
     }
     assert!(counter.pin_status().unwrap().locked_until.is_some());
@@ -32,12 +38,20 @@ async fn a_pin_set_once_locks_after_five_wrong_tries_and_stays_locked_after_a_re
     let status = counter.pin_status().unwrap();
     assert!(status.set && status.locked_until.is_some() && status.tries_left == 0);
     assert!(matches!(
-        counter.check_pin("2468"),
+        counter.check_pin("2468", counter_core::PinFor::Visit),
         Err(Error::Pin(PinError::Locked { .. }))
     ));
-    // Five minutes later on the till's clock, the right PIN opens again.
-    env.clock.advance(jiff::SignedDuration::from_mins(5));
-    counter.check_pin("2468").unwrap();
+    // The till's clock set an hour forward: still locked. Five minutes later, the
+    // right PIN opens again.
+    env.clock.advance(jiff::SignedDuration::from_hours(1));
+    assert!(matches!(
+        counter.check_pin("2468", counter_core::PinFor::Visit),
+        Err(Error::Pin(PinError::Locked { .. }))
+    ));
+    env.clock.pass(std::time::Duration::from_secs(5 * 60));
+    counter
+        .check_pin("2468", counter_core::PinFor::Visit)
+        .unwrap();
     counter.close().await;
 }
 
@@ -48,7 +62,9 @@ async fn a_pin_set_once_locks_after_five_wrong_tries_and_stays_locked_after_a_re
 async fn what_can_cost_money_waits_for_the_manager() {
     let env = Env::start().await;
     let counter = env.counter().await;
-    counter.set_pin("2468").unwrap();
+    counter
+        .set_pin("2468", counter_core::PinFor::Visit)
+        .unwrap();
     counter.manager_leaves();
     let manager_only = |result: Result<(), Error>| {
         assert!(
@@ -85,7 +101,9 @@ async fn what_can_cost_money_waits_for_the_manager() {
 
     // The manager enters the PIN: the gift card goes, and the answer says why no email
     // went.
-    counter.check_pin("2468").unwrap();
+    counter
+        .check_pin("2468", counter_core::PinFor::Visit)
+        .unwrap();
     assert!(counter.pin_status().unwrap().manager_here);
     let issued = counter.issue_gift_card(issue()).await.unwrap();
     let WriteOutcome::Done {
@@ -128,7 +146,9 @@ async fn what_can_cost_money_waits_for_the_manager() {
     counter.manager_leaves();
     manager_only(counter.discard(item, "").map(drop));
     assert_eq!(counter.item(item).unwrap().resolution, None);
-    counter.check_pin("2468").unwrap();
+    counter
+        .check_pin("2468", counter_core::PinFor::Visit)
+        .unwrap();
     counter.discard(item, "customer paid cash").unwrap();
     env.control("DELETE", "/_sandbox/faults", json!({})).await;
     drain(&counter).await;

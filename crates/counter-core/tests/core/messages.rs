@@ -65,7 +65,9 @@ async fn a_message_is_previewed_sent_once_and_a_scheduled_one_cancelled() {
         counter.preview_message(&draft).await,
         Err(Error::Pin(_))
     ));
-    counter.set_pin("2468").unwrap();
+    counter
+        .set_pin("2468", counter_core::PinFor::Visit)
+        .unwrap();
     let empty = MessageDraft {
         title: "  ".into(),
         ..draft.clone()

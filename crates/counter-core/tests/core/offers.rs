@@ -51,6 +51,7 @@ async fn a_card_offers_what_its_pass_counts_and_a_read_only_key_offers_nothing()
             json!({"business_id": env.business_id, "mode": "test", "scopes": ["read"]}),
         )
         .await;
+    crate::manager_for_one_action(&counter);
     counter
         .connect(&env.sandbox_url(), read_only["key"].as_str().unwrap())
         .await

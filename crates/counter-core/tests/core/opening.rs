@@ -43,7 +43,9 @@ async fn a_restart_opens_the_business_of_the_kept_key_even_offline_and_drains_th
 async fn after_use_another_key_a_restart_knows_no_business() {
     let env = Env::start().await;
     let counter = env.counter().await;
-    counter.set_pin("2468").unwrap(); // the manager, who alone forgets a key
+    counter
+        .set_pin("2468", counter_core::PinFor::Visit)
+        .unwrap(); // the manager, who alone forgets a key
     counter.disconnect().unwrap();
     assert_eq!(counter.connection(), None);
     counter.close().await;

@@ -424,6 +424,7 @@ async fn a_write_whose_key_was_revoked_waits_for_a_key_that_works_and_goes_once(
     assert!(env.scans_of(&customer).await.is_empty());
 
     // A key that works: the write goes, once, under its first Idempotency-Key.
+    crate::manager_for_one_action(&counter);
     counter.connect(&env.sandbox_url(), &env.key).await.unwrap();
     drain(&counter).await;
     let sent = counter.item(item).unwrap();

@@ -103,6 +103,7 @@ async fn another_key_never_redoes_a_payment_that_may_have_arrived() {
         json!({}),
     )
     .await;
+    crate::manager_for_one_action(&counter);
     counter.connect(&env.sandbox_url(), &env.key).await.unwrap();
     counter.send_now();
 
@@ -141,11 +142,13 @@ async fn a_write_held_for_its_key_goes_on_once_that_key_is_back() {
     };
 
     // Another key for a while: the write waits.
+    crate::manager_for_one_action(&counter);
     counter.connect(&env.sandbox_url(), &env.key).await.unwrap();
     counter.send_now();
     wait_for_state(&counter, item, ItemState::NeedsDecision).await;
 
     // The first key is back: the write goes under it, and the service replays it.
+    crate::manager_for_one_action(&counter);
     counter
         .connect(&env.sandbox_url(), &first_key)
         .await
@@ -393,7 +396,9 @@ async fn payments_that_may_have_arrived_count_against_the_balance() {
     );
     // The manager checks the card (the ledger shows it), and closes the write: money is
     // withdrawn behind the PIN.
-    counter.set_pin("2468").unwrap();
+    counter
+        .set_pin("2468", counter_core::PinFor::Visit)
+        .unwrap();
     counter.discard(item, "on the ledger").unwrap();
     let fits = counter
         .take_payment(gift.clone(), "20", None)

@@ -47,6 +47,7 @@ pub(super) async fn open_items(run: &mut Run) {
 
 pub(super) async fn connect(run: &mut Run, counter: &Counter) -> anyhow::Result<()> {
     for _ in 0..40 {
+        crate::reconcile::as_manager(counter)?;
         match counter.connect(&run.root(), run.key()).await {
             Ok(_) => return Ok(()),
             Err(_) => tokio::time::sleep(Duration::from_millis(250)).await,

@@ -274,14 +274,14 @@ async fn on_server(
     })
 }
 
-/// Money is withdrawn by a manager: the soak's manager enters the PIN (choosing it the
-/// first time).
-fn as_manager(counter: &Counter) -> anyhow::Result<()> {
+/// Money is withdrawn or sent again, and a kept key replaced, by a manager: the soak's
+/// manager enters the PIN for that one action (choosing it the first time).
+pub fn as_manager(counter: &Counter) -> anyhow::Result<()> {
     const PIN: &str = "2468";
     if counter.pin_status()?.set {
-        counter.check_pin(PIN)?;
+        counter.check_pin(PIN, counter_core::PinFor::OneAction)?;
     } else {
-        counter.set_pin(PIN)?;
+        counter.set_pin(PIN, counter_core::PinFor::OneAction)?;
     }
     Ok(())
 }
@@ -317,6 +317,9 @@ pub async fn settle(
                 settled.found += 1;
                 format!("settled (found on the server, closed): {described}")
             } else if reason.can_send_again() {
+                if item.write.kind().is_money() {
+                    as_manager(counter)?;
+                }
                 counter.retry_item(item.id)?;
                 settled.retried += 1;
                 format!("settled (not on the server, sent again): {described}")

@@ -193,7 +193,7 @@ impl Server {
         .await?;
         counter.connect(&self.api, &self.key).await?;
         // Issuing is a manager's: this till's manager chooses a PIN first.
-        counter.set_pin(PIN)?;
+        counter.set_pin(PIN, counter_core::PinFor::OneAction)?;
         let issued = counter
             .issue_gift_card(counter_core::GiftCardIssue {
                 amount: amount.into(),

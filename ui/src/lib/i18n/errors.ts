@@ -142,6 +142,8 @@ function describeData(data: ErrorData, lang: Lang): string {
           return tr(lang, 'not_allowed_not_of_this_business');
         case 'unknown_filter':
           return tr(lang, 'not_allowed_unknown_filter');
+        case 'kiosk':
+          return tr(lang, 'not_allowed_kiosk');
       }
     }
   }

@@ -3,6 +3,10 @@
 import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import type { Abilities } from './bindings/Abilities';
+import type { Business } from './bindings/Business';
+import type { ConnectGate } from './bindings/ConnectGate';
+import type { PinFor } from './bindings/PinFor';
+import type { WaitingWrites } from './bindings/WaitingWrites';
 import type { AmountError } from './bindings/AmountError';
 import type { AnswerView } from './bindings/AnswerView';
 import type { Progress } from './bindings/Progress';
@@ -85,6 +89,10 @@ import type { WriteView } from './bindings/WriteView';
 
 export type {
   Abilities,
+  Business,
+  ConnectGate,
+  PinFor,
+  WaitingWrites,
   AmountError,
   AnswerView,
   Progress,
@@ -189,6 +197,11 @@ export function checkBaseUrl(text: string): Promise<string> {
 /** The amount typed, exact in `currency` ("12,5" is "12.50"), or why it is none. */
 export function checkAmount(amount: string, currency: string): Promise<string> {
   return call<string>('check_amount', { amount, currency });
+}
+
+/** What connecting a key asks now: the manager, and which writes wait for whom. */
+export function connectGate(): Promise<ConnectGate> {
+  return call<ConnectGate>('connect_gate');
 }
 
 /** Checks the key with the service and keeps it if accepted. The key goes to Rust only. */
@@ -436,14 +449,14 @@ export function pinStatus(): Promise<PinStatus> {
   return call<PinStatus>('pin_status');
 }
 
-/** Sets the first manager PIN (4 to 8 digits). */
-export function setPin(pin: string): Promise<void> {
-  return call<void>('set_pin', { pin });
+/** Sets the first manager PIN (4 to 8 digits); it opens what it was asked for. */
+export function setPin(pin: string, opens: PinFor): Promise<void> {
+  return call<void>('set_pin', { pin, opens });
 }
 
-/** Checks the manager PIN; five wrong tries lock it for five minutes. */
-export function checkPin(pin: string): Promise<void> {
-  return call<void>('check_pin', { pin });
+/** Checks the manager PIN (wrong tries lock it); a right one opens one action or a visit. */
+export function checkPin(pin: string, opens: PinFor): Promise<void> {
+  return call<void>('check_pin', { pin, opens });
 }
 
 /** Changes the manager PIN, the old one first. */

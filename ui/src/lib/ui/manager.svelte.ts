@@ -2,18 +2,24 @@
 // the one PIN pad the shell shows answers true once the PIN was right (or a manager is
 // already here), false when cancelled. The core checks again on every manager action.
 import type { Key } from '../i18n/strings';
-import type { CommandError } from '../ipc';
+import type { CommandError, PinFor } from '../ipc';
 
-export type ManagerAsk = { purpose: Key; answer: (here: boolean) => void };
+// `opens`: what the right PIN opens in the core, one action (asked at a cashier's
+// screen) or a manager's visit (Figures, Messages, Lists, Settings).
+export type ManagerAsk = { purpose: Key; opens: PinFor; answer: (here: boolean) => void };
 
 export const manager = $state<{ asking: ManagerAsk | null }>({ asking: null });
 
-/** Shows the PIN pad for `purpose` ("Open the settings"); true once a manager is here. */
-export function askManager(purpose: Key): Promise<boolean> {
+/**
+ * Shows the PIN pad for `purpose` ("Issue a gift card"); true once the PIN was right.
+ * The PIN opens that one action, unless `opens` asks for a manager's visit.
+ */
+export function askManager(purpose: Key, opens: PinFor = 'one_action'): Promise<boolean> {
   return new Promise((resolve) => {
     manager.asking?.answer(false);
     manager.asking = {
       purpose,
+      opens,
       answer: (here) => {
         manager.asking = null;
         resolve(here);

@@ -5,7 +5,7 @@ use jiff::Timestamp;
 use loyalty_api::IdempotencyKey;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
-use super::{COLUMNS, insert, item, ts};
+use super::{COLUMNS, Made, insert, item, ts};
 use crate::outbox::{ItemId, Resolution, Write};
 use crate::secrets::KeyFingerprint;
 
@@ -99,7 +99,12 @@ pub(crate) fn confirm_repeat(
     if !found.is_unresolved_recent_visit() {
         return Ok(RepeatConfirmation::NotARecentVisit);
     }
-    let id = insert(&tx, replacement, key, now, Some(first))?;
+    // The repeat visit belongs where the first did.
+    let made = Made {
+        owner: found.owner,
+        kiosk: false,
+    };
+    let id = insert(&tx, replacement, key, now, Some(first), made)?;
     tx.execute(
         "UPDATE outbox SET state = 'refused', resolution = ?2, closed_at = COALESCE(closed_at, ?3)
          WHERE id = ?1",

@@ -5,6 +5,7 @@ use jiff::Timestamp;
 use loyalty_api::IdempotencyKey;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
+use super::business::OwnerId;
 use super::{
     DecisionReason, ItemId, ItemState, OutboxItem, QueueCounts, Refusal, Resolution, Write,
 };
@@ -13,9 +14,20 @@ use crate::views::Answer;
 
 mod attempts;
 mod decisions;
+mod owners;
 
 pub(crate) use attempts::*;
 pub(crate) use decisions::*;
+pub(crate) use owners::*;
+
+/// Who a new write belongs to, and whether a customer made it at the kiosk.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Made {
+    /// The business the till is connected to (None before it ever knew one).
+    pub owner: Option<OwnerId>,
+    /// A customer's own check-in.
+    pub kiosk: bool,
+}
 
 fn ts(t: Timestamp) -> String {
     // Fixed width (milliseconds, Z) so that text order is time order.
@@ -29,7 +41,7 @@ fn read_ts(text: Option<String>) -> Option<Timestamp> {
 const COLUMNS: &str = "id, state, write, idempotency_key, body, created_at, attempts, \
     last_attempt_at, may_have_arrived_at, answer, replayed, request_id, problem_code, \
     problem_detail, reason, last_error, closed_at, resolution, replaces, arrived_key, \
-    arrived_service_at, resend_approved";
+    arrived_service_at, resend_approved, owner, kiosk";
 
 fn item(row: &Row<'_>) -> rusqlite::Result<OutboxItem> {
     let state: String = row.get(1)?;
@@ -79,6 +91,8 @@ fn item(row: &Row<'_>) -> rusqlite::Result<OutboxItem> {
             .map(KeyFingerprint::from_stored),
         arrived_service_at: read_ts(row.get(20)?),
         resend_approved: row.get(21)?,
+        owner: row.get::<_, Option<i64>>(22)?.map(OwnerId),
+        kiosk: row.get(23)?,
     })
 }
 
@@ -91,9 +105,40 @@ pub(crate) fn enqueue(
     key: &IdempotencyKey,
     now: Timestamp,
     replaces: Option<ItemId>,
+    made: Made,
 ) -> rusqlite::Result<ItemId> {
     debug_assert!(conn.is_autocommit(), "an enqueue commits on its own");
-    insert(conn, write, key, now, replaces)
+    insert(conn, write, key, now, replaces, made)
+}
+
+/// Stores a customer's check-in unless one of the same card still waits (queued or
+/// being sent), checked in the same statement: None when one waits.
+pub(crate) fn enqueue_check_in(
+    conn: &Connection,
+    write: &Write,
+    key: &IdempotencyKey,
+    now: Timestamp,
+    owner: Option<OwnerId>,
+) -> rusqlite::Result<Option<ItemId>> {
+    let changed = conn
+        .prepare_cached(
+            "INSERT INTO outbox (kind, idempotency_key, order_key, write, body, state, created_at,
+                                 owner, kiosk)
+             SELECT ?1, ?2, ?3, ?4, ?5, 'queued', ?6, ?7, 1
+             WHERE NOT EXISTS (
+                 SELECT 1 FROM outbox WHERE order_key = ?3 AND kiosk = 1
+                   AND state IN ('queued', 'sending'))",
+        )?
+        .execute(params![
+            write.kind().as_str(),
+            key.as_str(),
+            write.order_key(),
+            serde_json::to_string(write).expect("writes serialize"),
+            write.body(),
+            ts(now),
+            owner.map(|o| o.0),
+        ])?;
+    Ok((changed == 1).then(|| ItemId(conn.last_insert_rowid())))
 }
 
 fn insert(
@@ -102,10 +147,12 @@ fn insert(
     key: &IdempotencyKey,
     now: Timestamp,
     replaces: Option<ItemId>,
+    made: Made,
 ) -> rusqlite::Result<ItemId> {
     conn.prepare_cached(
-        "INSERT INTO outbox (kind, idempotency_key, order_key, write, body, state, created_at, replaces)
-         VALUES (?1, ?2, ?3, ?4, ?5, 'queued', ?6, ?7)",
+        "INSERT INTO outbox (kind, idempotency_key, order_key, write, body, state, created_at,
+                             replaces, owner, kiosk)
+         VALUES (?1, ?2, ?3, ?4, ?5, 'queued', ?6, ?7, ?8, ?9)",
     )?
     .execute(params![
         write.kind().as_str(),
@@ -115,6 +162,8 @@ fn insert(
         write.body(),
         ts(now),
         replaces.map(|r| r.0),
+        made.owner.map(|o| o.0),
+        made.kiosk,
     ])?;
     Ok(ItemId(conn.last_insert_rowid()))
 }
@@ -199,25 +248,27 @@ pub(crate) fn counts(conn: &Connection) -> rusqlite::Result<QueueCounts> {
     })
 }
 
-/// The oldest item that may be sent now and passes `ready` (not waiting out its own
-/// backoff, not being sent by a cashier): queued or sending, with nothing older of the
-/// same card or gift card still queued or sending before it. An item that is not ready
-/// holds only the items of its own card behind it. `ready` runs while the database is
-/// locked: it must take no other lock.
+/// The oldest item of `owner` that may be sent now and passes `ready` (not waiting out
+/// its own backoff, not being sent by a cashier): queued or sending, with nothing older
+/// of the same card or gift card still queued or sending before it. An item that is not
+/// ready holds only the items of its own card behind it; another business's items wait
+/// for a key of theirs. `ready` runs while the database is locked: it must take no
+/// other lock.
 pub(crate) fn next_sendable(
     conn: &Connection,
+    owner: OwnerId,
     ready: impl Fn(ItemId) -> bool,
 ) -> rusqlite::Result<Option<OutboxItem>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM outbox o
-         WHERE o.state IN ('queued', 'sending')
+         WHERE o.state IN ('queued', 'sending') AND o.owner = ?1
            AND (o.order_key IS NULL OR NOT EXISTS (
                 SELECT 1 FROM outbox p
                 WHERE p.order_key = o.order_key AND p.id < o.id
                   AND p.state IN ('queued', 'sending')))
          ORDER BY o.id"
     ))?;
-    let mut rows = stmt.query([])?;
+    let mut rows = stmt.query([owner.0])?;
     while let Some(row) = rows.next()? {
         let id = ItemId(row.get(0)?);
         if ready(id) {
@@ -263,7 +314,14 @@ pub(crate) fn payments_at_risk(conn: &Connection) -> rusqlite::Result<Vec<Outbox
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::outbox::business::Business;
     use loyalty_api::{CardId, ScanAction};
+
+    /// Made for the business every test till is connected to (the first owner).
+    const MINE: Made = Made {
+        owner: Some(OwnerId(1)),
+        kiosk: false,
+    };
 
     fn visit(card: &str) -> Write {
         Write::Scan {
@@ -277,6 +335,13 @@ mod tests {
     fn setup() -> (tempfile::TempDir, Connection) {
         let dir = tempfile::tempdir().unwrap();
         let conn = crate::db::open(&dir.path().join("till.db")).unwrap();
+        let business = Business {
+            id: "bus_1".into(),
+            name: "Café".into(),
+            test_mode: true,
+            service: "http://127.0.0.1:1/sandbox".into(),
+        };
+        assert_eq!(owner_of(&conn, &business).unwrap(), OwnerId(1));
         (dir, conn)
     }
 
@@ -288,7 +353,7 @@ mod tests {
     fn a_write_is_stored_queued_with_its_key_and_exact_body() {
         let (_dir, conn) = setup();
         let now: Timestamp = "2026-11-22T09:15:00Z".parse().unwrap();
-        let id = enqueue(&conn, &visit("card_1"), &key(1), now, None).unwrap();
+        let id = enqueue(&conn, &visit("card_1"), &key(1), now, None, MINE).unwrap();
         let stored = get(&conn, id).unwrap().unwrap();
         assert_eq!(stored.state, ItemState::Queued);
         assert_eq!(stored.idempotency_key, "k-1");
@@ -301,13 +366,19 @@ mod tests {
     fn a_second_write_of_the_same_card_waits_for_the_first_but_others_do_not() {
         let (_dir, conn) = setup();
         let now = Timestamp::UNIX_EPOCH;
-        let a1 = enqueue(&conn, &visit("card_a"), &key(1), now, None).unwrap();
-        let a2 = enqueue(&conn, &visit("card_a"), &key(2), now, None).unwrap();
-        let b1 = enqueue(&conn, &visit("card_b"), &key(3), now, None).unwrap();
+        let a1 = enqueue(&conn, &visit("card_a"), &key(1), now, None, MINE).unwrap();
+        let a2 = enqueue(&conn, &visit("card_a"), &key(2), now, None, MINE).unwrap();
+        let b1 = enqueue(&conn, &visit("card_b"), &key(3), now, None, MINE).unwrap();
         assert!(is_first_in_line(&conn, a1).unwrap());
         assert!(!is_first_in_line(&conn, a2).unwrap());
         assert!(is_first_in_line(&conn, b1).unwrap());
-        assert_eq!(next_sendable(&conn, |_| true).unwrap().unwrap().id, a1);
+        assert_eq!(
+            next_sendable(&conn, OwnerId(1), |_| true)
+                .unwrap()
+                .unwrap()
+                .id,
+            a1
+        );
         let refusal = Refusal {
             code: "card_not_active".into(),
             detail: None,
@@ -315,9 +386,21 @@ mod tests {
         };
         mark_refused(&conn, a1, &refusal, now).unwrap();
         // A refused item never blocks the ones behind it.
-        assert_eq!(next_sendable(&conn, |_| true).unwrap().unwrap().id, a2);
+        assert_eq!(
+            next_sendable(&conn, OwnerId(1), |_| true)
+                .unwrap()
+                .unwrap()
+                .id,
+            a2
+        );
         // An item waiting out its own backoff holds only its own card's items.
-        assert_eq!(next_sendable(&conn, |id| id != a2).unwrap().unwrap().id, b1);
+        assert_eq!(
+            next_sendable(&conn, OwnerId(1), |id| id != a2)
+                .unwrap()
+                .unwrap()
+                .id,
+            b1
+        );
         assert!(is_first_in_line(&conn, a2).unwrap());
     }
 
@@ -326,8 +409,8 @@ mod tests {
         let (_dir, conn) = setup();
         let now = Timestamp::UNIX_EPOCH;
         let fp = KeyFingerprint::from_stored("0123456789abcdef".into());
-        let a = enqueue(&conn, &visit("card_a"), &key(1), now, None).unwrap();
-        let b = enqueue(&conn, &visit("card_b"), &key(2), now, None).unwrap();
+        let a = enqueue(&conn, &visit("card_a"), &key(1), now, None, MINE).unwrap();
+        let b = enqueue(&conn, &visit("card_b"), &key(2), now, None, MINE).unwrap();
         assert_eq!(
             counts(&conn).unwrap(),
             QueueCounts {
@@ -360,11 +443,11 @@ mod tests {
         let now = Timestamp::UNIX_EPOCH;
         let fp = KeyFingerprint::from_stored("0123456789abcdef".into());
         // The worker read it as queued; a person withdraws it before the attempt.
-        let withdrawn = enqueue(&conn, &visit("card_a"), &key(1), now, None).unwrap();
+        let withdrawn = enqueue(&conn, &visit("card_a"), &key(1), now, None, MINE).unwrap();
         assert!(discard(&conn, withdrawn, "", now).unwrap());
         assert!(!mark_sending(&conn, withdrawn, now, &fp, None).unwrap());
         // Being sent: it cannot be withdrawn.
-        let sending = enqueue(&conn, &visit("card_b"), &key(2), now, None).unwrap();
+        let sending = enqueue(&conn, &visit("card_b"), &key(2), now, None, MINE).unwrap();
         assert!(mark_sending(&conn, sending, now, &fp, None).unwrap());
         assert!(!discard(&conn, sending, "", now).unwrap());
         assert_eq!(
@@ -379,7 +462,7 @@ mod tests {
         let t0: Timestamp = "2026-11-22T09:15:00Z".parse().unwrap();
         let a = KeyFingerprint::from_stored("aaaaaaaaaaaaaaaa".into());
         let b = KeyFingerprint::from_stored("bbbbbbbbbbbbbbbb".into());
-        let id = enqueue(&conn, &visit("card_1"), &key(1), t0, None).unwrap();
+        let id = enqueue(&conn, &visit("card_1"), &key(1), t0, None, MINE).unwrap();
         mark_sending(&conn, id, t0, &a, Some(t0)).unwrap();
         attempt_failed(&conn, id, true, "connection closed").unwrap();
         mark_needs_decision(&conn, id, &DecisionReason::BodyChanged, None).unwrap();
@@ -404,7 +487,7 @@ mod tests {
     fn an_outcome_never_reopens_an_item_a_person_closed() {
         let (_dir, conn) = setup();
         let now = Timestamp::UNIX_EPOCH;
-        let id = enqueue(&conn, &visit("card_1"), &key(1), now, None).unwrap();
+        let id = enqueue(&conn, &visit("card_1"), &key(1), now, None, MINE).unwrap();
         assert!(discard(&conn, id, "", now).unwrap());
         mark_needs_decision(&conn, id, &DecisionReason::BodyChanged, None).unwrap();
         let refusal = Refusal {
@@ -423,7 +506,7 @@ mod tests {
     fn an_item_found_sending_after_a_crash_may_have_reached_the_service() {
         let (_dir, conn) = setup();
         let t0: Timestamp = "2026-11-22T09:15:00Z".parse().unwrap();
-        let id = enqueue(&conn, &visit("card_1"), &key(1), t0, None).unwrap();
+        let id = enqueue(&conn, &visit("card_1"), &key(1), t0, None, MINE).unwrap();
         let fp = KeyFingerprint::from_stored("0123456789abcdef".into());
         assert!(mark_sending(&conn, id, t0, &fp, Some(t0)).unwrap());
         assert_eq!(interrupted_attempts_may_have_arrived(&conn).unwrap(), 1);
@@ -432,7 +515,13 @@ mod tests {
         assert_eq!(item.may_have_arrived_at, Some(t0));
         assert_eq!(item.arrived_service_at, Some(t0));
         assert_eq!(item.arrived_key, Some(fp));
-        assert_eq!(next_sendable(&conn, |_| true).unwrap().unwrap().id, id);
+        assert_eq!(
+            next_sendable(&conn, OwnerId(1), |_| true)
+                .unwrap()
+                .unwrap()
+                .id,
+            id
+        );
     }
 
     #[test]
@@ -440,7 +529,7 @@ mod tests {
         let (_dir, conn) = setup();
         let t0: Timestamp = "2026-11-22T09:15:00Z".parse().unwrap();
         let t1: Timestamp = "2026-11-22T10:15:00Z".parse().unwrap();
-        let id = enqueue(&conn, &visit("card_1"), &key(1), t0, None).unwrap();
+        let id = enqueue(&conn, &visit("card_1"), &key(1), t0, None, MINE).unwrap();
         let first = KeyFingerprint::from_stored("aaaaaaaaaaaaaaaa".into());
         let second = KeyFingerprint::from_stored("bbbbbbbbbbbbbbbb".into());
         mark_sending(&conn, id, t0, &first, Some(t0)).unwrap();

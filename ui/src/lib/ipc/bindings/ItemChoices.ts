@@ -22,4 +22,8 @@ discard: boolean,
  * Withdrawing it is a manager's decision (money moved or promised): the PIN is
  * asked first.
  */
-discard_needs_manager: boolean, };
+discard_needs_manager: boolean, 
+/**
+ * Sending it again is a manager's decision too (money could move twice).
+ */
+send_again_needs_manager: boolean, };

@@ -17,8 +17,8 @@ tries_left: number,
  */
 locked_until: string | null, 
 /**
- * A manager entered the PIN on this till and has been at work within
- * [`crate::MANAGER_IDLE`]: manager screens open without asking again.
+ * A manager entered the PIN for a visit to the manager's screens and has been at
+ * work within the idle time: manager screens open without asking again.
  */
 manager_here: boolean, 
 /**

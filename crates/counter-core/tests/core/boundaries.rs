@@ -1,0 +1,347 @@
+//! The till's boundaries (issue "The till's boundaries hold in Rust"): a write belongs
+//! to its business, a PIN opens one action or one manager's visit, a kiosk is a kiosk
+//! in the core. Each test breaks a promise the way a shop would meet it, against the
+//! real server, and judges by the server's own records.
+
+use std::time::Duration;
+
+use counter_core::pin::PinError;
+use counter_core::{
+    CheckIn, Config, Error, ErrorCode, GiftCardIssue, ItemState, NotAllowed, PinFor, ScanOutcome,
+};
+use loyalty_api::ScanAction;
+use serde_json::json;
+
+use crate::{Env, drain, test_config};
+
+const PIN: &str = "2468";
+
+/// A key of the test's business: (id, secret).
+async fn mint_key(env: &Env) -> (String, String) {
+    let minted = env
+        .control(
+            "POST",
+            "/_sandbox/keys",
+            json!({"business_id": env.business_id, "mode": "test"}),
+        )
+        .await;
+    (
+        minted["id"].as_str().unwrap().to_owned(),
+        minted["key"].as_str().unwrap().to_owned(),
+    )
+}
+
+/// Another business on the same server, with a test key: (id, key).
+async fn other_business(env: &Env) -> (String, String) {
+    let business = env
+        .control(
+            "POST",
+            "/_sandbox/businesses",
+            json!({"name": "Other Shop", "pass": null}),
+        )
+        .await;
+    let id = business["id"].as_str().unwrap().to_owned();
+    let key = env
+        .control(
+            "POST",
+            "/_sandbox/keys",
+            json!({"business_id": id, "mode": "test"}),
+        )
+        .await;
+    (id, key["key"].as_str().unwrap().to_owned())
+}
+
+fn manager_only<T: std::fmt::Debug>(result: Result<T, Error>) {
+    assert!(
+        matches!(result, Err(Error::Pin(PinError::ManagerOnly))),
+        "{result:?}"
+    );
+}
+
+fn kiosk_refuses<T: std::fmt::Debug>(result: Result<T, Error>) {
+    assert!(
+        matches!(result, Err(Error::NotAllowed(NotAllowed::Kiosk))),
+        "{result:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_belongs_to_its_business() {
+    let env = Env::start().await;
+    let (card, customer) = env.new_visit_card().await;
+    let (first_id, first_key) = mint_key(&env).await;
+    let counter = env.open_with(test_config()).await;
+    counter
+        .connect(&env.sandbox_url(), &first_key)
+        .await
+        .unwrap();
+    counter.set_pin(PIN, PinFor::OneAction).unwrap();
+    counter.manager_leaves();
+
+    // The kept key is revoked; a visit made now waits in the queue.
+    env.control(
+        "POST",
+        &format!("/_sandbox/keys/{first_id}/revoke"),
+        json!({}),
+    )
+    .await;
+    let queued = counter
+        .record_scan(card.clone(), ScanAction::Visit, None)
+        .await
+        .unwrap();
+    let ScanOutcome::Queued { item, .. } = queued else {
+        panic!("not queued: {queued:?}");
+    };
+
+    // A cashier pastes another business's key: Connect says what waits and for whom,
+    // and asks for the manager.
+    let (other_id, other_key) = other_business(&env).await;
+    let gate = counter.connect_gate().unwrap();
+    assert!(gate.needs_manager);
+    assert_eq!(gate.waiting.len(), 1);
+    assert_eq!(gate.waiting[0].count, 1);
+    let waiting_for = gate.waiting[0].business.clone().unwrap();
+    assert_eq!(
+        (waiting_for.id.as_str(), waiting_for.name.as_str()),
+        (env.business_id.as_str(), "Café Test")
+    );
+    manager_only(counter.connect(&env.sandbox_url(), &other_key).await);
+    assert_eq!(counter.connection().unwrap().business_name, "Café Test");
+
+    // The manager decides: the till now works for the other business, and the visit
+    // waits for a key of its own, untouched, saying for whom.
+    counter.check_pin(PIN, PinFor::OneAction).unwrap();
+    let connected = counter
+        .connect(&env.sandbox_url(), &other_key)
+        .await
+        .unwrap();
+    assert_eq!(connected.business_name, "Other Shop");
+    assert_eq!(connected.business_id.as_deref(), Some(other_id.as_str()));
+    counter.send_now();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let waiting = counter.item(item).unwrap();
+    assert_eq!(waiting.state, ItemState::Queued, "{waiting:?}");
+    assert_eq!(
+        counter.waits_for(&waiting).unwrap().map(|b| b.name),
+        Some("Café Test".to_owned())
+    );
+    assert!(env.scans_of(&customer).await.is_empty());
+    // The PIN opened that one connection: the next asks again.
+    manager_only(counter.connect(&env.sandbox_url(), &env.key).await);
+
+    // A key of the visit's own business: it goes, once.
+    counter.check_pin(PIN, PinFor::OneAction).unwrap();
+    counter.connect(&env.sandbox_url(), &env.key).await.unwrap();
+    drain(&counter).await;
+    assert_eq!(counter.item(item).unwrap().state, ItemState::Done);
+    assert_eq!(env.scans_of(&customer).await, [("visit".to_owned(), 0)]);
+    assert_eq!(
+        counter.waits_for(&counter.item(item).unwrap()).unwrap(),
+        None
+    );
+    counter.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn writes_stored_before_owners_were_recorded_belong_to_the_business_the_till_was_connected_to()
+ {
+    let mut env = Env::start().await;
+    let (card, customer) = env.new_visit_card().await;
+    let counter = env.counter().await;
+    env.stop().await;
+    let queued = counter
+        .record_scan(card.clone(), ScanAction::Visit, None)
+        .await
+        .unwrap();
+    let ScanOutcome::Queued { item, .. } = queued else {
+        panic!("not queued: {queued:?}");
+    };
+    counter.close().await;
+    // As an earlier version left the file: no owner on the write, no business id kept.
+    {
+        let db = rusqlite::Connection::open(env.till_dir().join("till.db")).unwrap();
+        db.execute("UPDATE outbox SET owner = NULL", []).unwrap();
+        db.execute(
+            "UPDATE settings SET value = json_remove(value, '$.connection.business_id')
+             WHERE name = 'settings'",
+            [],
+        )
+        .unwrap();
+    }
+    env.restart().await;
+    let counter = env.open_with(test_config()).await;
+    drain(&counter).await;
+    assert_eq!(counter.item(item).unwrap().state, ItemState::Done);
+    assert_eq!(env.scans_of(&customer).await, [("visit".to_owned(), 0)]);
+    assert_eq!(
+        counter.connection().unwrap().business_id.as_deref(),
+        Some(env.business_id.as_str())
+    );
+    counter.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pin_opens_one_action_or_one_managers_visit() {
+    let env = Env::start().await;
+    let counter = env
+        .counter_with(Config {
+            manager_idle: Duration::from_millis(1500),
+            ..test_config()
+        })
+        .await;
+    counter.set_pin(PIN, PinFor::OneAction).unwrap();
+    let issue = || GiftCardIssue {
+        amount: "20".into(),
+        currency: "EUR".into(),
+        locale: "en".into(),
+        recipient_name: "Ada".into(),
+        recipient_email: "ada@example.com".into(),
+    };
+    let issued_on_server = || async {
+        env.api_get("/v1/gift_cards?limit=100").await["data"]
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    let before = issued_on_server().await;
+
+    // The PIN set opened one action: one card, and the next issue asks again.
+    counter.issue_gift_card(issue()).await.unwrap();
+    manager_only(counter.issue_gift_card(issue()).await);
+    assert!(!counter.pin_status().unwrap().manager_here);
+    counter.check_pin(PIN, PinFor::OneAction).unwrap();
+    counter.issue_gift_card(issue()).await.unwrap();
+    manager_only(counter.issue_gift_card(issue()).await);
+    assert_eq!(issued_on_server().await, before + 2);
+
+    // A manager's visit lasts while they work, and ends on leaving.
+    counter.check_pin(PIN, PinFor::Visit).unwrap();
+    assert!(counter.pin_status().unwrap().manager_here);
+    for _ in 0..3 {
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        counter.set_offline_payments(Default::default()).unwrap();
+    }
+    counter.manager_leaves();
+    manager_only(counter.set_offline_payments(Default::default()));
+
+    // ... and after the idle time; a PIN for one action lapses too.
+    counter.check_pin(PIN, PinFor::Visit).unwrap();
+    tokio::time::sleep(Duration::from_millis(1700)).await;
+    assert!(!counter.pin_status().unwrap().manager_here);
+    manager_only(counter.set_offline_payments(Default::default()));
+    counter.check_pin(PIN, PinFor::OneAction).unwrap();
+    tokio::time::sleep(Duration::from_millis(1700)).await;
+    manager_only(counter.issue_gift_card(issue()).await);
+    assert_eq!(issued_on_server().await, before + 2);
+    counter.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kiosk_is_a_kiosk_in_the_core() {
+    let env = Env::start().await;
+    let (card, customer) = env.new_visit_card().await;
+    let gift = env.gift_card(50).await;
+    let counter = env.counter().await;
+    counter.set_pin(PIN, PinFor::Visit).unwrap();
+    // A manager was here when the kiosk turned on: they are forgotten.
+    counter.set_kiosk(true).unwrap();
+    assert!(!counter.pin_status().unwrap().manager_here);
+
+    kiosk_refuses(
+        counter
+            .record_scan(card.clone(), ScanAction::Visit, None)
+            .await,
+    );
+    kiosk_refuses(counter.connect(&env.sandbox_url(), &env.key).await);
+    kiosk_refuses(counter.disconnect());
+    kiosk_refuses(counter.take_payment(gift.clone(), "5", None).await);
+    kiosk_refuses(counter.open_gift_card(&gift).await);
+    kiosk_refuses(counter.read_card(&card).await);
+    kiosk_refuses(counter.identify(card.as_str()).await);
+    kiosk_refuses(counter.lookup_card(&card));
+    kiosk_refuses(counter.search("Test", 10));
+    kiosk_refuses(counter.queue(false, 10));
+    kiosk_refuses(counter.history("2026-11-01", "2026-11-02", None, 10));
+    kiosk_refuses(counter.passes().await);
+    kiosk_refuses(counter.set_offline_payments(Default::default()));
+    kiosk_refuses(counter.change_pin(PIN, "1357"));
+    kiosk_refuses(counter.sync(Some(1)).await);
+    kiosk_refuses(
+        counter
+            .issue_gift_card(GiftCardIssue {
+                amount: "20".into(),
+                currency: "EUR".into(),
+                locale: "en".into(),
+                recipient_name: "Ada".into(),
+                recipient_email: "ada@example.com".into(),
+            })
+            .await,
+    );
+    assert_eq!(
+        kiosk_code(counter.search("Test", 10)),
+        ErrorCode::NotAllowed
+    );
+
+    // What a kiosk does: a customer checks in.
+    let counted = counter.check_in(card.as_str()).await.unwrap();
+    assert!(matches!(counted, CheckIn::Counted { .. }), "{counted:?}");
+    assert_eq!(env.scans_of(&customer).await, [("visit".to_owned(), 0)]);
+    assert!(env.spends_of(&gift).await.is_empty());
+
+    // Leaving takes the PIN.
+    manager_only(counter.set_kiosk(false));
+    counter.check_pin(PIN, PinFor::OneAction).unwrap();
+    counter.set_kiosk(false).unwrap();
+    assert!(counter.search("Test", 10).is_ok());
+    counter.close().await;
+}
+
+fn kiosk_code<T>(result: Result<T, Error>) -> ErrorCode {
+    result.err().expect("refused").code()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kiosk_check_ins_made_offline_count_once_and_ask_no_one() {
+    let mut env = Env::start().await;
+    let (card, customer) = env.new_visit_card().await;
+    let counter = env.counter().await;
+    counter.set_pin(PIN, PinFor::OneAction).unwrap();
+    counter.start_as_kiosk().unwrap();
+
+    // Offline, a customer checks in three times: one is saved, the others are told.
+    env.stop().await;
+    let saved = counter.check_in(card.as_str()).await.unwrap();
+    assert!(matches!(saved, CheckIn::Saved { .. }), "{saved:?}");
+    for _ in 0..2 {
+        let again = counter.check_in(card.as_str()).await.unwrap();
+        assert_eq!(again, CheckIn::AlreadyCheckedIn { at: None });
+    }
+    assert_eq!(counter.counts().unwrap().queued, 1);
+    env.restart().await;
+    counter.send_now();
+    drain(&counter).await;
+    assert_eq!(env.scans_of(&customer).await, [("visit".to_owned(), 0)]);
+
+    // Offline again a minute later: a check-in waits, and the service finds it too
+    // recent when it goes. It is closed as already checked in, asking no one.
+    env.stop().await;
+    let saved = counter.check_in(card.as_str()).await.unwrap();
+    assert!(matches!(saved, CheckIn::Saved { .. }), "{saved:?}");
+    env.restart().await;
+    counter.send_now();
+    drain(&counter).await;
+    let counts = counter.counts().unwrap();
+    assert_eq!((counts.queued, counts.needs_decision), (0, 0));
+    assert_eq!(env.scans_of(&customer).await, [("visit".to_owned(), 0)]);
+    counter.check_pin(PIN, PinFor::OneAction).unwrap();
+    counter.set_kiosk(false).unwrap();
+    let closed = counter
+        .queue(false, 10)
+        .unwrap()
+        .into_iter()
+        .find(|item| item.state == ItemState::Refused)
+        .expect("the second check-in is closed");
+    assert!(closed.kiosk);
+    assert!(!counter.choices(&closed).confirm_repeat);
+    counter.close().await;
+}
