@@ -25,6 +25,7 @@ fn main() {
         "send_now",
         "discard_item",
         "retry_item",
+        "probably_issued",
         "gift_card",
         "take_payment",
         "search_customers",

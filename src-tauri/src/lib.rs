@@ -151,6 +151,7 @@ pub fn run() {
             commands::send_now,
             commands::discard_item,
             commands::retry_item,
+            commands::probably_issued,
             commands::gift_card,
             commands::take_payment,
             commands::search_customers,

@@ -81,10 +81,10 @@ pub use config::Config;
 pub use counter::{
     Balance, BroadcastDraft, BrowsePage, BrowseQuery, BrowseRow, CardOffer, CheckIn, ConnectGate,
     Connection, Counter, EnrolOutcome, Enrolment, Figure, FigureName, Figures, FiguresPeriod,
-    FreshCard, GiftCardIssue, GiftCardRead, IssueChoices, ItemChoices, KioskStart, MANAGER_IDLE,
-    MAX_FIGURE_DAYS, MessageAudience, MessageDraft, MessagePreview, PaymentOutcome, PinFor, Place,
-    Progress, SampleCard, SampleCardKind, SampleGiftCard, SampleGiftKind, Samples, ScanOutcome,
-    ScheduledMessage, ScheduledState, TillPlaces, WriteOutcome,
+    FreshCard, GiftCardIssue, GiftCardRead, IssueChoices, IssuedCard, ItemChoices, KioskStart,
+    MANAGER_IDLE, MAX_FIGURE_DAYS, MessageAudience, MessageDraft, MessagePreview, PaymentOutcome,
+    PinFor, Place, Progress, SampleCard, SampleCardKind, SampleGiftCard, SampleGiftKind, Samples,
+    ScanOutcome, ScheduledMessage, ScheduledState, TillPlaces, WriteOutcome,
 };
 pub use error::{Error, ErrorCode, ErrorData, NotAllowed};
 pub use events::{Connectivity, Event};

@@ -77,6 +77,35 @@ impl std::fmt::Debug for KeyFingerprint {
     }
 }
 
+/// Which key the till keeps, as its settings record it (never the key itself).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum KeptKey {
+    /// Not recorded (settings an earlier version wrote): the key found is used.
+    #[default]
+    Unrecorded,
+    /// The key with this fingerprint ([`KeyFingerprint`]); any other found is stale.
+    Key {
+        /// Its fingerprint.
+        fingerprint: String,
+    },
+    /// Forgotten by a manager: that key (when it was known) is never used again; a
+    /// key put there since, another, is.
+    Forgotten {
+        /// The forgotten key's fingerprint (None when it could not be read).
+        fingerprint: Option<String>,
+    },
+}
+
+impl KeptKey {
+    /// `key`, kept.
+    pub fn of(key: &ApiKey) -> Self {
+        KeptKey::Key {
+            fingerprint: KeyFingerprint::of(key).as_str().to_owned(),
+        }
+    }
+}
+
 /// Why a key could not be kept or read.
 #[derive(Debug, thiserror::Error)]
 pub enum SecretsError {
@@ -136,7 +165,11 @@ impl KeyStore {
                     self.remove_file()?;
                     return Ok(KeyStorage::Keychain);
                 }
-                Err(err) => tracing::warn!(%err, "the keychain refused the key; using a file"),
+                Err(err) => {
+                    tracing::warn!(%err, "the keychain refused the key; using a file");
+                    // The key it held before must not outlive this one there.
+                    let _ = entry.delete_credential();
+                }
             }
         }
         self.write_file(key)?;
@@ -152,6 +185,60 @@ impl KeyStore {
 
     /// The kept key, from the keychain or the file.
     pub fn load(&self) -> Result<Option<(ApiKey, KeyStorage)>, SecretsError> {
+        if let Some(found) = self.from_keychain()? {
+            return Ok(Some(found));
+        }
+        self.from_file()
+    }
+
+    /// The key the settings say is kept ([`KeptKey`]): a key replaced or forgotten
+    /// that a keychain or a file still holds (a keychain that refused to forget it, a
+    /// file left when the keychain took the next one) is never used again, and is
+    /// removed where it can be.
+    pub fn load_kept(&self, kept: &KeptKey) -> Result<Option<(ApiKey, KeyStorage)>, SecretsError> {
+        let expected = match kept {
+            // Kept by a version that did not record which key: the one found.
+            KeptKey::Unrecorded => return self.load(),
+            KeptKey::Forgotten { fingerprint } => {
+                let found = self.load()?;
+                let forgotten = |key: &ApiKey| {
+                    fingerprint
+                        .as_deref()
+                        .is_some_and(|fp| KeyFingerprint::of(key).as_str() == fp)
+                };
+                return match found {
+                    Some((key, _)) if forgotten(&key) => {
+                        tracing::warn!("a key forgotten at this till was still kept; removing it");
+                        self.delete()?;
+                        Ok(None)
+                    }
+                    other => Ok(other),
+                };
+            }
+            KeptKey::Key { fingerprint } => fingerprint,
+        };
+        let is_kept = |key: &ApiKey| KeyFingerprint::of(key).as_str() == expected;
+        if let Some((key, storage)) = self.from_keychain()? {
+            if is_kept(&key) {
+                return Ok(Some((key, storage)));
+            }
+            tracing::warn!("the keychain holds a key this till replaced; removing it");
+            if let Some(entry) = self.entry() {
+                let _ = entry.delete_credential();
+            }
+        }
+        match self.from_file()? {
+            Some((key, storage)) if is_kept(&key) => Ok(Some((key, storage))),
+            Some(_) => {
+                tracing::warn!("the key file holds a key this till replaced; removing it");
+                self.remove_file()?;
+                Ok(None)
+            }
+            None => Ok(None),
+        }
+    }
+
+    fn from_keychain(&self) -> Result<Option<(ApiKey, KeyStorage)>, SecretsError> {
         if let Some(entry) = self.entry() {
             match entry.get_password() {
                 Ok(secret) => {
@@ -164,6 +251,10 @@ impl KeyStore {
                 Err(err) => tracing::warn!(%err, "the keychain did not answer; trying the file"),
             }
         }
+        Ok(None)
+    }
+
+    fn from_file(&self) -> Result<Option<(ApiKey, KeyStorage)>, SecretsError> {
         let not_a_key = || SecretsError::NotAKeyInFile {
             path: self.file.clone(),
         };

@@ -30,6 +30,9 @@ pub struct Settings {
     /// What the service said of the kept key at the last successful connect, so that a
     /// restart opens the counter of that business at once, even offline.
     pub connection: Option<KeptConnection>,
+    /// Which key is kept (its fingerprint), or that it was forgotten: a key replaced or
+    /// forgotten never comes back from a keychain or file that still holds it.
+    pub key: crate::secrets::KeptKey,
 }
 
 /// What `GET /v1/me` said of the key when it was last accepted. Never the key itself.

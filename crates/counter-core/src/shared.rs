@@ -75,6 +75,8 @@ pub(crate) struct Core {
     pub wake: Notify,
     /// Only one request of the outbox is in flight at a time.
     pub send_lock: tokio::sync::Mutex<()>,
+    /// Held while an item's state and the queue's counts are read and published.
+    publishing: Mutex<()>,
 }
 
 impl Core {
@@ -102,6 +104,7 @@ impl Core {
             backoff: Mutex::new(HashMap::new()),
             wake: Notify::new(),
             send_lock: tokio::sync::Mutex::new(()),
+            publishing: Mutex::new(()),
         }
     }
 
@@ -497,14 +500,24 @@ impl Core {
 
     /// Publishes an item's new state and the queue's counts.
     pub(crate) fn publish_item(&self, id: ItemId) {
+        let _in_order = self.publishing.lock().unwrap_or_else(|p| p.into_inner());
         let state = store::state_of(&self.db(), id);
         if let Ok(Some(state)) = state {
-            self.publish_state(id, state);
+            self.publish_read(id, state);
         }
     }
 
     /// [`Core::publish_item`] for an item whose state the caller has just read.
     pub(crate) fn publish_state(&self, id: ItemId, state: ItemState) {
+        let _in_order = self.publishing.lock().unwrap_or_else(|p| p.into_inner());
+        self.publish_read(id, state);
+    }
+
+    /// Publishes an item's state and the queue's counts, read now. The caller holds
+    /// `publishing`: two threads that change the queue publish their counts in the
+    /// order they read them, so the last count published is never an older one (the
+    /// status bar once read "0 queued" while writes were still on their way).
+    fn publish_read(&self, id: ItemId, state: ItemState) {
         self.events.publish(Event::ItemChanged { id, state });
         if let Ok(counts) = store::counts(&self.db()) {
             self.events.publish(Event::QueueCounts(counts));

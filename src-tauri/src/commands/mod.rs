@@ -193,6 +193,7 @@ pub async fn disconnect(till: State<'_, Till>) -> Result<(), CommandError> {
 #[tauri::command]
 pub async fn saved_base_url(till: State<'_, Till>) -> Result<Option<String>, CommandError> {
     let session = till.session().await;
+    session.counter.staff()?;
     Ok(session.counter.settings()?.base_url)
 }
 
@@ -353,7 +354,9 @@ pub async fn queue(
 /// Lifts the till's own backoff and sends what is queued.
 #[tauri::command]
 pub async fn send_now(till: State<'_, Till>) -> Result<(), CommandError> {
-    till.session().await.counter.send_now();
+    let session = till.session().await;
+    session.counter.staff()?;
+    session.counter.send_now();
     Ok(())
 }
 
@@ -375,6 +378,17 @@ pub async fn discard_item(
 pub async fn retry_item(till: State<'_, Till>, item: ItemId) -> Result<(), CommandError> {
     let session = till.session().await;
     Ok(session.counter.retry_item(item)?)
+}
+
+/// The gift cards the service already issued for a gift-card issue that waits for a
+/// decision (same recipient, amount and currency, since its first attempt).
+#[tauri::command]
+pub async fn probably_issued(
+    till: State<'_, Till>,
+    item: ItemId,
+) -> Result<Vec<counter_core::IssuedCard>, CommandError> {
+    let session = till.session().await;
+    Ok(session.counter.probably_issued(item).await?)
 }
 
 /// A gift card, read from the service now, or from the till's cache when the service
@@ -434,6 +448,7 @@ pub async fn sync_customers(till: State<'_, Till>) -> Result<SyncView, CommandEr
 pub async fn offline_payments(till: State<'_, Till>) -> Result<OfflinePolicyView, CommandError> {
     let session = till.session().await;
     let counter = &session.counter;
+    counter.staff()?;
     Ok(OfflinePolicyView::new(
         &counter.settings()?.offline_payments,
         &counter.usual_currency()?,

@@ -119,6 +119,7 @@ fn commands() -> Vec<(&'static str, Value)> {
         ("confirm_repeat_visit", json!({"item": 1})),
         ("discard_item", json!({"item": 1, "note": ""})),
         ("retry_item", json!({"item": 1})),
+        ("probably_issued", json!({"item": 1})),
         ("gift_card", json!({"id": "gc_0000000000"})),
         (
             "take_payment",
@@ -140,8 +141,8 @@ fn commands() -> Vec<(&'static str, Value)> {
         ("read_scan", json!({"input": "card_0000000000"})),
         ("search_customers", json!({"typed": "ana"})),
         // No PIN is set in the demo: whatever is spoiled, nothing may set one.
-        ("set_pin", json!({"pin": "2468"})),
-        ("check_pin", json!({"pin": "2468"})),
+        ("set_pin", json!({"pin": "2468", "opens": "one_action"})),
+        ("check_pin", json!({"pin": "2468", "opens": "one_action"})),
         ("change_pin", json!({"old": "2468", "new": "1357"})),
         // No manager is here: whatever is spoiled, nothing is issued, read or written.
         (

@@ -414,3 +414,92 @@ async fn turned_on_in_settings_behind_the_pin_a_kiosk_comes_back_after_a_restart
     .await;
     app.finish(outcome).await
 }
+
+/// Any script in the kiosk's page can call any command: the core answers only what a
+/// kiosk does. Every other command, with well-formed arguments, is refused with the
+/// typed error, and the server's records do not change.
+#[tokio::test]
+async fn from_the_kiosks_page_every_command_but_a_kiosks_is_refused_by_the_core()
+-> anyhow::Result<()> {
+    let app = App::launch_with("kiosk-commands", &["--demo", "--kiosk"]).await?;
+    let outcome = async {
+        let driver = &app.driver;
+        ensure!(pin_stage(driver, Duration::from_secs(30)).await? == "new");
+        support::as_manager(driver).await?;
+        shown(driver, By::Id("kiosk-scan"), WAIT).await?;
+        let server = Server::of(&app).await?;
+        let (customer, card) = server.customer(4).await?;
+        let id = customer["id"].as_str().context("id")?.to_owned();
+        let records = || async {
+            let scans = server.get("/v1/scans?limit=100").await?["data"].clone();
+            let gifts = server.get("/v1/gift_cards?limit=100").await?["data"].clone();
+            let customers = server.get("/v1/customers?limit=100").await?["data"].clone();
+            anyhow::Ok((scans, gifts, customers))
+        };
+        let before = records().await?;
+        let gift = before.1[0]["id"].as_str().unwrap_or("gc_0000000000").to_owned();
+        let calls = [
+            ("record_scan", json!({"cardId": card, "action": "visit", "points": null})),
+            ("confirm_repeat_visit", json!({"item": 1})),
+            ("read_scan", json!({"input": card})),
+            ("read_card", json!({"cardId": card})),
+            ("gift_card", json!({"id": gift})),
+            ("take_payment", json!({"id": gift, "amount": "1", "reference": null})),
+            ("enrol", json!({"passId": "pass_0000000000", "name": "Ana", "email": "ana@example.com", "wallet": "apple", "sendWelcome": false})),
+            ("search_customers", json!({"typed": "a"})),
+            ("sync_customers", json!({})),
+            ("queue", json!({"openOnly": false})),
+            ("send_now", json!({})),
+            ("discard_item", json!({"item": 1, "note": ""})),
+            ("retry_item", json!({"item": 1})),
+            ("probably_issued", json!({"item": 1})),
+            ("offline_payments", json!({})),
+            ("saved_base_url", json!({})),
+            ("passes", json!({})),
+            ("connect", json!({"baseUrl": "http://127.0.0.1:9/sandbox", "apiKey": "lc_test_0000000000000000"})),
+            ("connect_gate", json!({})),
+            ("disconnect", json!({})),
+            ("try_demo", json!({})),
+            ("reset_demo", json!({})),
+            ("reset_damaged_settings", json!({})),
+            ("change_pin", json!({"old": support::PIN, "new": "1357"})),
+            ("issue_choices", json!({})),
+            ("issue_gift_card", json!({"amount": "20", "currency": "EUR", "locale": "en", "recipientName": "Ana", "recipientEmail": "ana@example.com"})),
+            ("history", json!({"from": "2026-11-23", "to": "2026-11-23", "state": null})),
+            ("figures", json!({"period": {"kind": "last30_days"}})),
+            ("demo_samples", json!({})),
+            ("till_places", json!({})),
+            ("scheduled_messages", json!({})),
+        ];
+        let mut accepted = Vec::new();
+        for (command, args) in calls {
+            let answer: serde_json::Value = driver
+                .execute_async(
+                    r#"const [command, args, done] = arguments;
+                       window.__TAURI_INTERNALS__.invoke(command, args).then(
+                         (answer) => done({ ok: true, answer }),
+                         (error) => done({ ok: false, error }));"#,
+                    vec![json!(command), args],
+                )
+                .await?
+                .json()
+                .clone();
+            let kiosk = answer["error"]["code"] == "not_allowed"
+                && answer["error"]["data"]["reason"]["kind"] == "kiosk";
+            if !kiosk {
+                accepted.push(format!("{command}: {answer}"));
+            }
+        }
+        ensure!(accepted.is_empty(), "not refused as a kiosk: {accepted:#?}");
+        // Still a kiosk, and nothing changed on the server.
+        shown(driver, By::Id("kiosk-scan"), WAIT).await?;
+        ensure!(records().await? == before, "the server's records changed");
+        // What a kiosk does still works: the customer checks in, once.
+        let stamped = stamps(&server.card(&id, &card).await?)?;
+        invoke(driver, "check_in", json!({"input": card})).await?;
+        ensure!(stamps(&server.card(&id, &card).await?)? == stamped + 1);
+        Ok(())
+    }
+    .await;
+    app.finish(outcome).await
+}

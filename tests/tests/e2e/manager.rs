@@ -324,6 +324,22 @@ async fn a_manager_issues_a_gift_card_and_the_answer_says_why_no_email_went() ->
             card["initial_amount"] == "35.00" && card["recipient"]["name"] == "Katherine Johnson",
             "on the server: {card}"
         );
+
+        // The PIN opened that one card: the next issue asks for it again.
+        shown(driver, By::Id("issue-open"), WAIT)
+            .await?
+            .click()
+            .await?;
+        ensure!(
+            pin_stage(driver, WAIT).await? == "enter",
+            "the next issue asked no PIN"
+        );
+        driver.find(By::Id("pin-cancel")).await?.click().await?;
+        gone(driver, By::Id("pin-pad"), WAIT).await?;
+        ensure!(
+            driver.find_all(By::Id("issue-form")).await?.is_empty(),
+            "the form opened without the PIN"
+        );
         Ok(())
     })
     .await
@@ -369,7 +385,7 @@ async fn todays_history_lists_and_exports_exactly_todays_writes_with_their_keys(
 
         // The file the save dialog would name, written by the real command once the
         // manager is here (the system's dialog itself is not the app's to drive).
-        invoke(driver, "set_pin", json!({"pin": PIN})).await?;
+        invoke(driver, "set_pin", json!({"pin": PIN, "opens": "visit"})).await?;
         let today: String = driver
             .execute("const d = new Date(); return d.getFullYear() + '-' + String(d.getMonth() + 1).padStart(2, '0') + '-' + String(d.getDate()).padStart(2, '0');", vec![])
             .await?

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::support::own::OwnServer as Server;
-use crate::support::{PIN, connect_with, finish_closed, invoke, shown, text_until};
+use crate::support::{PIN, as_manager, connect_with, finish_closed, invoke, shown, text_until};
 use anyhow::{Context, Result, ensure};
 use loyalty_counter_e2e::{App, data_dir_in, shot, text_of};
 use serde_json::{Value, json};
@@ -245,7 +245,11 @@ async fn a_kept_key_the_service_refuses_at_restart_opens_connect_which_says_so()
         let notice = text_of(driver, By::Id("connect-notice"), Duration::from_secs(30)).await?;
         ensure!(notice.contains("refuses the key"), "notice: {notice:?}");
         shot(driver, "restart-key-refused").await?;
+        // Replacing a kept key is the manager's: the first one chooses the PIN.
+        let manager = text_of(driver, By::Id("connect-manager"), WAIT).await?;
+        ensure!(manager.contains("manager"), "{manager:?}");
         connect_with(driver, &another, &server.running.sandbox_url()).await?;
+        as_manager(driver).await?;
         counter_of(driver, "Café Révoqué 2").await
     })
     .await
@@ -264,7 +268,7 @@ async fn a_kiosk_whose_key_is_refused_at_restart_stays_a_kiosk_closed_until_the_
         shown(driver, By::Id("api-key"), Duration::from_secs(30)).await?;
         connect_with(driver, &key, &server.running.sandbox_url()).await?;
         text_until(driver, By::Id("business-name"), WAIT, |t| t == "Café Borne").await?;
-        invoke(driver, "set_pin", json!({"pin": PIN})).await?;
+        invoke(driver, "set_pin", json!({"pin": PIN, "opens": "visit"})).await?;
         invoke(driver, "set_kiosk", json!({"on": true})).await?;
         Ok(())
     }

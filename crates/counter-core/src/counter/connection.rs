@@ -67,6 +67,7 @@ impl Counter {
         let mut saved = settings::load(&self.core.db())?;
         saved.base_url = Some(client.base_url().as_str().to_owned());
         saved.connection = Some(connection.to_keep());
+        saved.key = KeptKey::of(&key);
         settings::save(&self.core.db(), &saved)?;
         // The new client first: the answer then wakes the sender, which must use it.
         self.use_key(client, &key, Some(owner))?;
@@ -86,11 +87,18 @@ impl Counter {
         if self.kept().is_some() {
             self.as_manager()?;
         }
+        // The key forgotten is the one in use; an unreadable one is not known.
+        let in_use = self.core.sender().map(|sender| sender.key);
         self.keys.delete()?;
         *self.unreadable_key() = None;
         self.core.set_sender(None);
         *self.kept() = None;
-        self.change_settings(|saved| saved.connection = None)
+        self.change_settings(|saved| {
+            saved.connection = None;
+            saved.key = KeptKey::Forgotten {
+                fingerprint: in_use.map(|key| key.as_str().to_owned()),
+            };
+        })
     }
 
     /// The key this till uses, as the service last described it: after a restart, the

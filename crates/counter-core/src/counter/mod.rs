@@ -34,7 +34,7 @@ use crate::outbox::{
     DecisionReason, ItemId, ItemState, OutboxItem, QueueCounts, Refusal, Write, store,
 };
 use crate::payment::{self, AmountError, OfflinePaymentPolicy};
-use crate::secrets::{KeyFingerprint, KeyStorage, KeyStore};
+use crate::secrets::{KeptKey, KeyFingerprint, KeyStorage, KeyStore};
 use crate::settings::{self, KeptConnection, Settings};
 use crate::shared::{Core, Sender};
 use crate::sync::{self, SyncReport};
@@ -67,7 +67,7 @@ pub use messages::{
     BroadcastDraft, MessageAudience, MessageDraft, MessagePreview, ScheduledMessage, ScheduledState,
 };
 pub use payments::GiftCardRead;
-pub use payments::{Balance, GiftCardIssue, IssueChoices, PaymentOutcome};
+pub use payments::{Balance, GiftCardIssue, IssueChoices, IssuedCard, PaymentOutcome};
 pub use places::{Place, TillPlaces};
 pub use queue::ItemChoices;
 pub use samples::{SampleCard, SampleCardKind, SampleGiftCard, SampleGiftKind, Samples};
@@ -266,12 +266,21 @@ impl Counter {
         if counter.lock.is_none() {
             return Ok(counter);
         }
-        let saved = settings::load(&core.db())?;
-        let key = counter.keys.load().unwrap_or_else(|error| {
+        let loaded = settings::read(&core.db())?;
+        let saved = loaded.settings;
+        let key = counter.keys.load_kept(&saved.key).unwrap_or_else(|error| {
             tracing::warn!(%error, "the kept key cannot be used; opening without it");
             *counter.unreadable_key() = Some(Trouble::of_key(&error));
             None
         });
+        if !matches!(saved.key, KeptKey::Key { .. })
+            && loaded.damaged.is_empty()
+            && let Some((found, _)) = &key
+        {
+            // Kept by an earlier version, or put there since the last was forgotten:
+            // from now on this key, and no other.
+            counter.change_settings(|saved| saved.key = KeptKey::of(found))?;
+        }
         if let Some(base_url) = saved.base_url
             && let Some((key, storage)) = key
             && let Some(unknown) = counter.reconnect(&base_url, key, storage, saved.connection)

@@ -106,6 +106,27 @@ struct AtRisk {
     all: i64,
 }
 
+/// The most pages of gift cards [`Counter::probably_issued`] reads.
+pub const PROBABLY_ISSUED_PAGES: usize = 10;
+
+for_the_ui! {
+/// A gift card the service issued, as a manager checks it before sending an issue
+/// again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IssuedCard {
+    /// Its id.
+    pub id: String,
+    /// The amount issued (major units, as the service wrote it).
+    pub amount: String,
+    /// Its currency.
+    pub currency: String,
+    /// The recipient's name.
+    pub recipient_name: Option<String>,
+    /// When it was issued (RFC 3339, the service's clock).
+    pub created_at: String,
+}
+}
+
 impl Counter {
     /// Opens a gift card: read from the service now, or from the till's cache when the
     /// service cannot be reached (then the offline policy decides what may be paid).
@@ -385,6 +406,63 @@ impl Counter {
     /// A cached gift card.
     pub fn gift_card(&self, id: &GiftCardId) -> Result<Option<CachedGiftCard>, Error> {
         Ok(cache::gift_card(&self.core.db(), id)?)
+    }
+
+    /// The gift cards the service issued to `item`'s recipient, for its amount and
+    /// currency, since shortly before its first attempt that may have arrived: what a
+    /// manager weighs before sending a gift-card issue again ("this is probably it").
+    /// Empty for any other write. Read from the service now, newest first, at most
+    /// [`PROBABLY_ISSUED_PAGES`] pages.
+    pub async fn probably_issued(&self, item: ItemId) -> Result<Vec<IssuedCard>, Error> {
+        self.staff()?;
+        let found = outcome_state(&self.core, item)?;
+        let Write::IssueGiftCard {
+            amount,
+            currency,
+            recipient_email,
+            ..
+        } = &found.write
+        else {
+            return Ok(Vec::new());
+        };
+        let first = found
+            .arrived_service_at
+            .or(found.may_have_arrived_at)
+            .unwrap_or(found.created_at);
+        // The till's clock and the service's may differ a little.
+        let since = first - jiff::SignedDuration::from_mins(10);
+        let client = self.core.client().ok_or(Error::NotConnected)?;
+        let mut params = loyalty_api::ListParams::new().limit(100);
+        let mut cards = Vec::new();
+        for _ in 0..PROBABLY_ISSUED_PAGES {
+            let page = client.gift_cards().list(&params).await?.data;
+            let older = page.data.iter().any(|card| card.created_at < since);
+            cards.extend(
+                page.data
+                    .iter()
+                    .filter(|card| {
+                        card.created_at >= since
+                            && card.initial_amount == *amount
+                            && card.currency == *currency
+                            && card
+                                .recipient
+                                .as_ref()
+                                .is_some_and(|r| r.email.eq_ignore_ascii_case(recipient_email))
+                    })
+                    .map(|card| IssuedCard {
+                        id: card.id.as_str().to_owned(),
+                        amount: card.initial_amount.to_string(),
+                        currency: card.currency.to_string(),
+                        recipient_name: card.recipient.as_ref().map(|r| r.name.clone()),
+                        created_at: card.created_at.to_string(),
+                    }),
+            );
+            match page.next_cursor {
+                Some(cursor) if !older => params = params.cursor(cursor),
+                _ => break,
+            }
+        }
+        Ok(cards)
     }
 
     /// Issues a gift card, checked whole before anything is stored: a manager's

@@ -345,3 +345,111 @@ async fn kiosk_check_ins_made_offline_count_once_and_ask_no_one() {
     assert!(!counter.choices(&closed).confirm_repeat);
     counter.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sending_a_gift_card_again_is_the_managers_and_shows_the_card_probably_issued() {
+    let env = Env::start().await;
+    let (_, first_key) = mint_key(&env).await;
+    // Retries far apart: what happens between attempts is the test's.
+    let patient = Config {
+        retry: loyalty_api::RetryPolicy {
+            initial_delay: Duration::from_secs(60),
+            max_delay: Duration::from_secs(60),
+            ..test_config().retry
+        },
+        probe_offline: Duration::from_secs(600),
+        probe_online: Duration::from_secs(600),
+        ..test_config()
+    };
+    let counter = env.open_with(patient).await;
+    counter
+        .connect(&env.sandbox_url(), &first_key)
+        .await
+        .unwrap();
+    counter.set_pin(PIN, PinFor::OneAction).unwrap();
+    let cards_for_grace = || async {
+        env.api_get("/v1/gift_cards?limit=100").await["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|card| card["recipient"]["email"] == "grace@example.com")
+            .count()
+    };
+
+    // The card is issued, and its answer lost.
+    env.fault(json!({"path": "/v1/gift_cards", "count": 1, "drop_after_commit": true}))
+        .await;
+    let issued = counter
+        .issue_gift_card(GiftCardIssue {
+            amount: "30".into(),
+            currency: "EUR".into(),
+            locale: "en".into(),
+            recipient_name: "Grace".into(),
+            recipient_email: "grace@example.com".into(),
+        })
+        .await
+        .unwrap();
+    let counter_core::WriteOutcome::Queued { item } = issued else {
+        panic!("the answer was not lost: {issued:?}");
+    };
+    assert_eq!(cards_for_grace().await, 1);
+
+    // The key is replaced: the issue, which may have arrived under the first key,
+    // waits for a person.
+    counter.check_pin(PIN, PinFor::OneAction).unwrap();
+    counter.connect(&env.sandbox_url(), &env.key).await.unwrap();
+    counter.send_now();
+    crate::wait_for_state(&counter, item, ItemState::NeedsDecision).await;
+    let waiting = counter.item(item).unwrap();
+    let choices = counter.choices(&waiting);
+    assert!(choices.send_again && choices.send_again_needs_manager);
+
+    // A cashier cannot send it again; the manager sees the card it probably issued.
+    manager_only(counter.retry_item(item));
+    assert_eq!(counter.item(item).unwrap().state, ItemState::NeedsDecision);
+    let probably = counter.probably_issued(item).await.unwrap();
+    assert_eq!(probably.len(), 1, "{probably:?}");
+    assert_eq!(probably[0].amount, "30.00");
+    assert_eq!(probably[0].recipient_name.as_deref(), Some("Grace"));
+    counter.check_pin(PIN, PinFor::OneAction).unwrap();
+    counter
+        .discard(item, "issued already: this is probably it")
+        .unwrap();
+    counter.send_now();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(cards_for_grace().await, 1, "one card, never two");
+    counter.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_replaced_or_forgotten_never_comes_back_at_the_next_start() {
+    let env = Env::start().await;
+    let (_, first_key) = mint_key(&env).await;
+    let counter = env.open_with(test_config()).await;
+    counter
+        .connect(&env.sandbox_url(), &first_key)
+        .await
+        .unwrap();
+    crate::manager_for_one_action(&counter);
+    counter.connect(&env.sandbox_url(), &env.key).await.unwrap();
+    counter.close().await;
+    // Where the key is kept still holds the replaced one (a keychain that would not
+    // forget it, a file left behind).
+    let file = env.till_dir().join("api-key");
+    std::fs::write(&file, &first_key).unwrap();
+    let counter = env.open_with(test_config()).await;
+    assert_eq!(counter.connection(), None, "the replaced key is not used");
+    assert!(!file.exists(), "and it is removed");
+    counter.close().await;
+
+    // Forgotten by the manager, then found again where it was kept.
+    let counter = env.counter().await;
+    crate::manager_for_one_action(&counter);
+    counter.disconnect().unwrap();
+    counter.close().await;
+    std::fs::write(&file, &env.key).unwrap();
+    let counter = env.open_with(test_config()).await;
+    assert_eq!(counter.connection(), None, "the forgotten key is not used");
+    assert!(!file.exists());
+    counter.close().await;
+}

@@ -644,6 +644,52 @@ async fn a_clock_advance_of_i64_max_seconds_broke_every_later_request_and_now_an
     assert!(now["now"].as_str().unwrap().ends_with('Z'));
 }
 
+/// DNS rebinding: a page whose own name resolves to 127.0.0.1 talks to the server as
+/// its own origin, JSON and all, but names its own host. The control routes refuse it
+/// (403) and change nothing; the same request to the loopback address is obeyed.
+#[tokio::test]
+async fn a_control_request_addressed_to_another_host_is_refused_changing_nothing() {
+    let s = Server::start().await;
+    let shop = s.shop(json!({})).await;
+    let key = s
+        .ok(
+            "POST",
+            "/keys",
+            json!({"business_id": shop.id, "mode": "test"}),
+        )
+        .await;
+    let (key_id, key_text) = (key["id"].as_str().unwrap(), key["key"].as_str().unwrap());
+    let port = s.root.rsplit(':').next().unwrap().to_owned();
+    for host in [format!("evil.example:{port}"), "rebind.test".to_owned()] {
+        let answer = s
+            .http
+            .post(format!("{}/_sandbox/keys/{key_id}/revoke", s.root))
+            .header("Host", host.as_str())
+            .header("Content-Type", "application/json")
+            .body("{}")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 403, "{host}");
+        let body: serde_json::Value = answer.json().await.unwrap();
+        assert_eq!(body["code"], "forbidden", "{body}");
+    }
+    s.api("sandbox", key_text).get("/v1/me").await.assert_ok();
+    for host in [format!("localhost:{port}"), format!("127.0.0.1:{port}")] {
+        let answer = s
+            .http
+            .post(format!("{}/_sandbox/clock", s.root))
+            .header("Host", host.as_str())
+            .json(&json!({"advance_seconds": 0}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 200, "{host}");
+    }
+    s.ok("POST", &format!("/keys/{key_id}/revoke"), json!({}))
+        .await;
+}
+
 /// Bodies a web page can send cross-origin without a preflight: a form (text/plain,
 /// urlencoded, multipart) or a `fetch` in no-cors mode with any of those types, or
 /// none. Each carries JSON text, which the control routes used to obey.

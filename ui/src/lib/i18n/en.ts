@@ -151,6 +151,13 @@ const words = {
   pin_locked_for: 'Too many wrong tries. The PIN can be tried again in {time}.',
   pin_for_settings: 'Manager: settings',
   pin_for_discard: 'Manager: withdraw money',
+  probably_it: {
+    one: 'The service already issued this card to the same person for the same amount since the first try: this is probably it.',
+    other: 'The service already issued {n} cards to the same person for the same amount since the first try: one is probably it.',
+  },
+  probably_it_close: 'It was issued: close this write',
+  probably_it_send_anyway: 'Issue another card anyway',
+  probably_it_note: 'Issued already (the manager found the card)',
   pin_for_send_again: 'Manager: send money again',
   pin_for_connect: 'Manager: connect another key',
   waits_for_business: 'Waits for a key of {name}: it is sent only under that business’s key.',

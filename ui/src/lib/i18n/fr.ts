@@ -150,6 +150,13 @@ const words: Record<Key, Entry> = {
   pin_locked_for: 'Trop d’essais erronés. Le code PIN pourra être essayé de nouveau dans {time}.',
   pin_for_settings: 'Responsable : réglages',
   pin_for_discard: 'Responsable : retirer de l’argent',
+  probably_it: {
+    one: 'Le service a déjà émis cette carte à la même personne pour le même montant depuis le premier essai : c’est probablement elle.',
+    other: 'Le service a déjà émis {n} cartes à la même personne pour le même montant depuis le premier essai : l’une d’elles est probablement la bonne.',
+  },
+  probably_it_close: 'Elle a été émise : clore cette écriture',
+  probably_it_send_anyway: 'Émettre quand même une autre carte',
+  probably_it_note: 'Déjà émise (le responsable a trouvé la carte)',
   pin_for_send_again: 'Responsable : renvoyer de l’argent',
   pin_for_connect: 'Responsable : connecter une autre clé',
   waits_for_business: 'En attente d’une clé de {name} : elle n’est envoyée qu’avec une clé de ce commerce.',

@@ -4,6 +4,7 @@ import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import type { Abilities } from './bindings/Abilities';
 import type { Business } from './bindings/Business';
+import type { IssuedCard } from './bindings/IssuedCard';
 import type { ConnectGate } from './bindings/ConnectGate';
 import type { PinFor } from './bindings/PinFor';
 import type { WaitingWrites } from './bindings/WaitingWrites';
@@ -90,6 +91,7 @@ import type { WriteView } from './bindings/WriteView';
 export type {
   Abilities,
   Business,
+  IssuedCard,
   ConnectGate,
   PinFor,
   WaitingWrites,
@@ -309,6 +311,11 @@ export function discardItem(item: ItemId, note: string): Promise<QueueItemView> 
 }
 
 /** Sends a write that needs a decision again. */
+/** The gift cards already issued for a gift-card issue waiting for a decision. */
+export function probablyIssued(item: ItemId): Promise<IssuedCard[]> {
+  return call<IssuedCard[]>('probably_issued', { item });
+}
+
 export function retryItem(item: ItemId): Promise<void> {
   return call<void>('retry_item', { item });
 }

@@ -70,7 +70,45 @@ pub fn routes(state: AppState) -> Router<AppState> {
         .route("/seed", post(seed))
         .route("/faults", post(arm_fault).delete(clear_faults))
         .route_layer(middleware::from_fn(json_only))
+        .route_layer(middleware::from_fn(loopback_host_only))
         .route_layer(middleware::from_fn_with_state(state, only_when_on))
+}
+
+/// Refuses a control request addressed to any host but this computer's loopback
+/// (`127.0.0.1`, `localhost`, `[::1]`, any port): 403 forbidden, before anything is
+/// read or done.
+///
+/// The server listens on loopback only, but a web page can still reach it by DNS
+/// rebinding: its own name made to resolve to 127.0.0.1, so the browser treats the
+/// server as the page's own origin and sends (and reads) whatever it likes. Such a
+/// request names the page's host in `Host`; a request without `Host` (HTTP/1.0) comes
+/// from no browser and passes.
+async fn loopback_host_only(req: Request, next: Next) -> Response {
+    let host = match req.headers().get(header::HOST) {
+        None => return next.run(req).await,
+        Some(value) => value.to_str().unwrap_or(""),
+    };
+    if is_loopback_host(host) {
+        next.run(req).await
+    } else {
+        ApiError::new(
+            Code::Forbidden,
+            "Control routes answer only requests addressed to this computer's loopback address.",
+        )
+        .into_response()
+    }
+}
+
+/// Whether a `Host` header names the loopback interface (with or without a port).
+fn is_loopback_host(host: &str) -> bool {
+    let name = match host.strip_prefix('[') {
+        Some(rest) => rest.split_once(']').map_or("", |(inside, _)| inside),
+        None => host.rsplit_once(':').map_or(host, |(name, _)| name),
+    };
+    name.eq_ignore_ascii_case("localhost")
+        || name
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
 }
 
 async fn only_when_on(State(state): State<AppState>, req: Request, next: Next) -> Response {
@@ -213,4 +251,35 @@ fn bounded(f: &mut Fields<'_>, field: &str, max: i64) -> Option<i64> {
 fn place_field(f: &mut Fields<'_>) -> Option<Place> {
     f.choice("place", true, &["live", "sandbox"])
         .and_then(|p| Place::parse(&p))
+}
+
+#[cfg(test)]
+mod host_tests {
+    use super::is_loopback_host;
+
+    #[test]
+    fn only_a_loopback_host_may_steer_the_server() {
+        for host in [
+            "127.0.0.1:8080",
+            "127.0.0.1",
+            "localhost:3000",
+            "LOCALHOST",
+            "[::1]:80",
+            "[::1]",
+            "127.0.0.2:1",
+        ] {
+            assert!(is_loopback_host(host), "{host}");
+        }
+        for host in [
+            "evil.example:8080",
+            "evil.example",
+            "127.0.0.1.evil.example:80",
+            "10.0.0.1:80",
+            "[2001:db8::1]:80",
+            "",
+            "localhost.evil:80",
+        ] {
+            assert!(!is_loopback_host(host), "{host}");
+        }
+    }
 }
