@@ -185,10 +185,10 @@ impl KeyStore {
 
     /// The kept key, from the keychain or the file.
     pub fn load(&self) -> Result<Option<(ApiKey, KeyStorage)>, SecretsError> {
-        if let Some(found) = self.from_keychain()? {
+        if let Some(found) = self.read_keychain()? {
             return Ok(Some(found));
         }
-        self.from_file()
+        self.read_file()
     }
 
     /// The key the settings say is kept ([`KeptKey`]): a key replaced or forgotten
@@ -218,7 +218,7 @@ impl KeyStore {
             KeptKey::Key { fingerprint } => fingerprint,
         };
         let is_kept = |key: &ApiKey| KeyFingerprint::of(key).as_str() == expected;
-        if let Some((key, storage)) = self.from_keychain()? {
+        if let Some((key, storage)) = self.read_keychain()? {
             if is_kept(&key) {
                 return Ok(Some((key, storage)));
             }
@@ -227,7 +227,7 @@ impl KeyStore {
                 let _ = entry.delete_credential();
             }
         }
-        match self.from_file()? {
+        match self.read_file()? {
             Some((key, storage)) if is_kept(&key) => Ok(Some((key, storage))),
             Some(_) => {
                 tracing::warn!("the key file holds a key this till replaced; removing it");
@@ -238,7 +238,7 @@ impl KeyStore {
         }
     }
 
-    fn from_keychain(&self) -> Result<Option<(ApiKey, KeyStorage)>, SecretsError> {
+    fn read_keychain(&self) -> Result<Option<(ApiKey, KeyStorage)>, SecretsError> {
         if let Some(entry) = self.entry() {
             match entry.get_password() {
                 Ok(secret) => {
@@ -254,7 +254,7 @@ impl KeyStore {
         Ok(None)
     }
 
-    fn from_file(&self) -> Result<Option<(ApiKey, KeyStorage)>, SecretsError> {
+    fn read_file(&self) -> Result<Option<(ApiKey, KeyStorage)>, SecretsError> {
         let not_a_key = || SecretsError::NotAKeyInFile {
             path: self.file.clone(),
         };
