@@ -24,6 +24,7 @@ impl Counter {
     /// read) or writes wait, and which writes wait, by business. Connect says it before
     /// it asks for the PIN.
     pub fn connect_gate(&self) -> Result<ConnectGate, Error> {
+        self.staff()?;
         let waiting = store::waiting_elsewhere(&self.core.db(), None)?;
         // A key file that holds no key is the till's own trouble: connecting again is
         // its remedy, and asks no manager unless writes wait.
