@@ -11,7 +11,7 @@ use tauri::{AppHandle, Manager, Runtime};
 use ts_rs::TS;
 
 /// How long the kiosk waits, untouched, before it returns to its home screen.
-const IDLE_SECONDS: u32 = 60;
+pub const IDLE_SECONDS: u32 = 60;
 
 /// The most times the kiosk takes the keyboard back within [`REFOCUS_WINDOW`].
 const MOST_REFOCUSES: u32 = 10;
@@ -41,12 +41,8 @@ pub struct KioskStatus {
 }
 
 impl Kiosk {
-    /// From the command line: `--kiosk-idle=N` shortens the idle time (tests).
-    pub fn from_args() -> Self {
-        let idle_seconds = std::env::args()
-            .find_map(|arg| arg.strip_prefix("--kiosk-idle=")?.parse().ok())
-            .filter(|seconds| (1..=3600).contains(seconds))
-            .unwrap_or(IDLE_SECONDS);
+    /// A kiosk that goes home after `idle_seconds` untouched (`--kiosk-idle`).
+    pub fn new(idle_seconds: u32) -> Self {
         Self {
             on: AtomicBool::new(false),
             needs_pin: AtomicBool::new(false),

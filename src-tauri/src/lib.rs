@@ -6,6 +6,7 @@
 //!
 //! Dependencies point down: `loyalty-counter` → `counter-core` → `loyalty-api`.
 
+mod cli;
 mod commands;
 mod demo;
 mod error;
@@ -17,6 +18,7 @@ mod views;
 
 use tauri::Manager;
 
+pub use cli::Cli;
 pub use commands::{AppInfo, ConnectionView};
 pub use error::CommandError;
 pub use trouble::TroubleView;
@@ -25,13 +27,13 @@ pub use trouble::TroubleView;
 /// built its first screen by then (a script that failed).
 const SHOWN_AT_THE_LATEST: std::time::Duration = std::time::Duration::from_secs(1);
 
-/// Builds and runs the app until its last window closes.
+/// Builds and runs the app, started with `cli`, until its last window closes.
 ///
 /// # Panics
 ///
 /// Panics when the Tauri runtime cannot start (no display, broken configuration): there
 /// is nothing the app could show the user in that case.
-pub fn run() {
+pub fn run(cli: Cli) {
     let started = logging::StartUp::now();
     tauri::Builder::default()
         // Registered first so that a second launch hands over to the running app
@@ -41,7 +43,7 @@ pub fn run() {
         }))
         // The system's save dialog, for the queue's history.
         .plugin(tauri_plugin_dialog::init())
-        .setup(|app| {
+        .setup(move |app| {
             let log_dir = app.path().app_log_dir()?;
             // The guard flushes the file writer when dropped: keep it for the app's life.
             app.manage(logging::init(&log_dir)?);
@@ -65,10 +67,10 @@ pub fn run() {
             let (till, mut opening) =
                 till::Till::opening(app.handle().clone(), app.path().app_data_dir()?);
             app.manage(till);
-            app.manage(kiosk::Kiosk::from_args());
+            app.manage(kiosk::Kiosk::new(cli.kiosk_idle));
             let start = till::Start {
-                demo: std::env::args().any(|arg| arg == "--demo"),
-                kiosk: std::env::args().any(|arg| arg == "--kiosk"),
+                demo: cli.demo,
+                kiosk: cli.kiosk,
             };
             tauri::WebviewWindowBuilder::from_config(app.handle(), &window)?.build()?;
             if start.kiosk {

@@ -1,0 +1,85 @@
+//! The command line, parsed with clap before anything else starts: `--help` and
+//! `--version` print and exit 0 without a window or a display, and an unknown option or
+//! a bad value says what is wrong and exits 2, before any window.
+
+use clap::Parser;
+
+/// The longest a kiosk may wait untouched before it goes home, in seconds.
+const LONGEST_KIOSK_IDLE: i64 = 3600;
+
+/// Loyalty Counter: the counter of a shop, café or salon that runs a loyalty-card and
+/// gift-card programme.
+#[derive(Debug, Clone, PartialEq, Eq, Parser)]
+#[command(
+    name = "loyalty-counter",
+    version,
+    about = "The counter of a shop's loyalty-card and gift-card programme",
+    long_about = "Loyalty Counter: cashiers scan loyalty cards and take gift-card \
+        payments, managers issue gift cards and send messages, and a tablet can run it as \
+        a kiosk where customers check themselves in. Every write is kept on this computer \
+        until the service has answered it.\n\n\
+        Its data and logs are in ~/.local/share/app.loyaltycounter.desktop/; the API key \
+        in the desktop's keychain."
+)]
+pub struct Cli {
+    /// Open the built-in demo business: a local server of the API inside the app, with
+    /// sample customers and gift cards. Nothing leaves this computer.
+    #[arg(long)]
+    pub demo: bool,
+
+    /// Run as a kiosk: full screen, customers check themselves in, and staff leave it
+    /// with the manager's PIN (asked first if none is set). It stays a kiosk through
+    /// restarts until a manager turns it off.
+    #[arg(long)]
+    pub kiosk: bool,
+
+    /// Seconds a kiosk waits untouched before it goes back to its home screen (1 to
+    /// 3600).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = crate::kiosk::IDLE_SECONDS,
+        value_parser = clap::value_parser!(u32).range(1..=LONGEST_KIOSK_IDLE)
+    )]
+    pub kiosk_idle: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    #[test]
+    fn the_parser_is_well_formed_and_reads_every_option() {
+        Cli::command().debug_assert();
+        let cli = Cli::try_parse_from(["loyalty-counter", "--demo", "--kiosk", "--kiosk-idle=3"])
+            .unwrap();
+        assert_eq!(
+            cli,
+            Cli {
+                demo: true,
+                kiosk: true,
+                kiosk_idle: 3
+            }
+        );
+        let plain = Cli::try_parse_from(["loyalty-counter"]).unwrap();
+        assert_eq!(plain.kiosk_idle, crate::kiosk::IDLE_SECONDS);
+    }
+
+    #[test]
+    fn a_bad_value_or_an_unknown_option_is_an_error_that_says_what() {
+        for (args, says) in [
+            (&["--kiosk-idle=abc"][..], "invalid value 'abc'"),
+            (&["--kiosk-idle=0"][..], "invalid value '0'"),
+            (&["--kiosk-idle=3601"][..], "invalid value '3601'"),
+            (&["--frobnicate"][..], "unexpected argument '--frobnicate'"),
+        ] {
+            let error =
+                Cli::try_parse_from(std::iter::once("loyalty-counter").chain(args.iter().copied()))
+                    .unwrap_err();
+            assert_eq!(error.exit_code(), 2, "{args:?}");
+            assert!(error.to_string().contains(says), "{args:?}: {error}");
+        }
+    }
+}
