@@ -115,6 +115,35 @@ async fn every_screen_has_44px_targets_and_aa_contrast() -> Result<()> {
         tokio::time::sleep(Duration::from_millis(500)).await;
         problems.extend(audit(driver, "settings").await?);
 
+        // In French: the page says so (`<html lang>`), and every screen holds.
+        driver.find(By::Id("lang-fr")).await?.click().await?;
+        // Once French's words are in (loaded when first chosen), at once.
+        text_until(driver, By::Css("#settings legend"), WAIT, |t| t == "Langue").await?;
+        let lang: String = driver
+            .execute("return document.documentElement.lang;", Vec::new())
+            .await?
+            .convert()?;
+        ensure!(lang == "fr", "the page declares {lang:?} while the till speaks French");
+        problems.extend(audit(driver, "settings, French").await?);
+        driver.find(By::Id("settings-button")).await?.click().await?;
+        support::gone(driver, By::Id("settings"), WAIT).await?;
+        for screen in ["counter", "gift", "customers", "queue"] {
+            support::go(driver, screen).await?;
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            problems.extend(audit(driver, &format!("{screen}, French")).await?);
+        }
+        for (screen, ready) in [
+            ("figures", "figures-table"),
+            ("messages", "message-form"),
+            ("browse", "browse-filters"),
+        ] {
+            support::go(driver, screen).await?;
+            support::as_manager_if_asked(driver).await?;
+            shown(driver, By::Id(ready), WAIT).await?;
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            problems.extend(audit(driver, &format!("{screen}, French")).await?);
+        }
+
         ensure!(
             problems.is_empty(),
             "{} problems:\n{}",

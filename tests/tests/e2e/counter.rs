@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::support::{gone, in_demo, in_view, scan, shown, text_until};
+use crate::support::{audit, gone, in_demo, in_view, scan, shown, text_until};
 use anyhow::{Context, ensure};
 use loyalty_counter_e2e::{shot, text_of};
 use serde_json::json;
@@ -91,6 +91,8 @@ async fn a_repeat_visit_asks_first_enter_cancels_and_record_adds_exactly_one() -
             "when: {when:?}"
         );
         shot(driver, "repeat-visit-dialog").await?;
+        let problems = audit(driver, "the repeat question").await?;
+        ensure!(problems.is_empty(), "{}", problems.join("\n"));
         // Enter (a scanner's, or a hurried hand's) cancels: Cancel has the focus.
         let focused = driver.active_element().await?;
         ensure!(

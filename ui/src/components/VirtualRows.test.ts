@@ -26,4 +26,29 @@ describe('VirtualRows', () => {
     expect(drawn().length).toBeLessThan(100);
     expect(drawn()[0]?.getAttribute('aria-setsize')).toBe('10000');
   });
+
+  it('is reached and moved through from the keyboard, the focused row followed', async () => {
+    const { container } = render(VirtualRows<Item>, { rows, key: (r: Item) => r.id, row, label: 'rows' });
+    const viewport = container.querySelector('.viewport') as HTMLElement;
+    expect(viewport.tabIndex).toBe(0);
+    expect(viewport.getAttribute('aria-label')).toBe('rows');
+    const press = async (key: string) => {
+      (document.activeElement ?? viewport).dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+      await new Promise((r) => setTimeout(r, 0));
+      viewport.dispatchEvent(new Event('scroll'));
+      await new Promise((r) => setTimeout(r, 0));
+    };
+    viewport.focus();
+    await press('ArrowDown');
+    expect(document.activeElement?.textContent?.trim()).toBe('row_0');
+    await press('ArrowDown');
+    expect(document.activeElement?.textContent?.trim()).toBe('row_1');
+    await press('End');
+    expect(document.activeElement?.textContent?.trim()).toBe('row_9999');
+    expect(viewport.scrollTop).toBeGreaterThan(48 * 9000);
+    await press('Home');
+    expect(document.activeElement?.textContent?.trim()).toBe('row_0');
+    await press('PageDown');
+    expect(document.activeElement?.getAttribute('data-index')).not.toBe('0');
+  });
 });

@@ -233,17 +233,89 @@ pub fn stamps(card: &Value) -> Result<i64> {
     Ok(n("visits")? + 10 * (n("rewards_available")? + n("rewards_redeemed")?))
 }
 
-/// The accessibility audit's violations on what the window shows now (44 px touch
-/// targets, AA contrast), each prefixed with `screen`.
+/// The accessibility audit's violations on what the window shows now, each prefixed
+/// with `screen`: the project's own checks (44 px touch targets, AA contrast) and
+/// axe-core's WCAG 2.2 A and AA rules and best practices ([`axe`]).
 pub async fn audit(driver: &WebDriver, screen: &str) -> Result<Vec<String>> {
     let found: Vec<String> = driver
         .execute(include_str!("audit.js"), Vec::new())
         .await?
         .convert()?;
-    Ok(found
+    let mut problems: Vec<String> = found
         .into_iter()
         .map(|p| format!("{screen}: {p}"))
-        .collect())
+        .collect();
+    problems.extend(axe(driver, screen).await?);
+    Ok(problems)
+}
+
+/// The axe-core rule sets every screen is held to.
+const AXE_TAGS: [&str; 6] = [
+    "wcag2a",
+    "wcag2aa",
+    "wcag21a",
+    "wcag21aa",
+    "wcag22aa",
+    "best-practice",
+];
+
+/// axe-core (the pinned npm package in `ui/node_modules`, injected into the real
+/// window) on what the window shows now: its violations, each prefixed with `screen`.
+/// What it cannot decide ("needs review") is printed with its selectors for a person.
+pub async fn axe(driver: &WebDriver, screen: &str) -> Result<Vec<String>> {
+    static SOURCE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let source = SOURCE.get_or_init(|| {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../ui/node_modules/axe-core/axe.min.js");
+        std::fs::read_to_string(path)
+            .unwrap_or_else(|e| panic!("{path}: {e} (`make test` installs the UI's npm packages)"))
+    });
+    let script = format!(
+        r#"const done = arguments[arguments.length - 1];
+           if (!window.axe) {{ {source}
+           }}
+           const nodes = (found) => found.map((r) => ({{
+             id: r.id, impact: r.impact || '', help: r.help,
+             targets: r.nodes.map((n) => n.target.join(' ')),
+           }}));
+           window.axe
+             .run(document, {{ runOnly: {{ type: 'tag', values: {tags} }},
+                              resultTypes: ['violations', 'incomplete'] }})
+             .then((r) => done({{ violations: nodes(r.violations), review: nodes(r.incomplete) }}),
+                   (e) => done({{ error: String(e) }}));"#,
+        tags = serde_json::to_string(&AXE_TAGS)?,
+    );
+    let answer = driver.execute_async(&script, Vec::new()).await?.json().clone();
+    if let Some(error) = answer.get("error") {
+        bail!("axe-core did not run on {screen}: {error}");
+    }
+    let list = |name: &str| -> Vec<String> {
+        answer[name]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|r| {
+                format!(
+                    "{screen}: axe {} ({}): {}: {}",
+                    r["id"].as_str().unwrap_or(""),
+                    r["impact"].as_str().unwrap_or(""),
+                    r["help"].as_str().unwrap_or(""),
+                    r["targets"]
+                )
+            })
+            .collect()
+    };
+    // Captured output is shown only for failing tests: the items a person must look
+    // at go to a file that `make e2e` prints at its end.
+    let review = list("review");
+    if !review.is_empty() {
+        use std::io::Write as _;
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../target/axe-review.txt");
+        let mut file = std::fs::OpenOptions::new().create(true).append(true).open(path)?;
+        for item in review {
+            writeln!(file, "{item}")?;
+        }
+    }
+    Ok(list("violations"))
 }
 
 /// Types a key and an address on the Connect screen and submits.
