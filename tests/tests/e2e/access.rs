@@ -123,9 +123,16 @@ async fn every_screen_has_44px_targets_and_aa_contrast() -> Result<()> {
             .execute("return document.documentElement.lang;", Vec::new())
             .await?
             .convert()?;
-        ensure!(lang == "fr", "the page declares {lang:?} while the till speaks French");
+        ensure!(
+            lang == "fr",
+            "the page declares {lang:?} while the till speaks French"
+        );
         problems.extend(audit(driver, "settings, French").await?);
-        driver.find(By::Id("settings-button")).await?.click().await?;
+        driver
+            .find(By::Id("settings-button"))
+            .await?
+            .click()
+            .await?;
         support::gone(driver, By::Id("settings"), WAIT).await?;
         for screen in ["counter", "gift", "customers", "queue"] {
             support::go(driver, screen).await?;

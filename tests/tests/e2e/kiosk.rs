@@ -503,3 +503,66 @@ async fn from_the_kiosks_page_every_command_but_a_kiosks_is_refused_by_the_core(
     .await;
     app.finish(outcome).await
 }
+
+/// From a keyboard, Tab reaches every control of the kiosk (the languages, the keys,
+/// Staff), and what is typed while a button has the focus (a scanner) still lands in
+/// the scan field: the check-in counts once.
+#[tokio::test]
+async fn tab_reaches_every_kiosk_control_and_a_scan_still_lands_in_its_field() -> anyhow::Result<()>
+{
+    let app = App::launch_with("kiosk-tab", &["--demo", "--kiosk"]).await?;
+    let outcome = async {
+        let driver = &app.driver;
+        ensure!(pin_stage(driver, Duration::from_secs(30)).await? == "new");
+        support::as_manager(driver).await?;
+        shown(driver, By::Id("kiosk-scan"), WAIT).await?;
+        let mut reached = std::collections::BTreeSet::new();
+        for _ in 0..60 {
+            driver
+                .active_element()
+                .await?
+                .send_keys(char::from(Key::Tab).to_string())
+                .await?;
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            if let Some(id) = driver.active_element().await?.id().await? {
+                reached.insert(id);
+            }
+        }
+        for control in [
+            "kiosk-en",
+            "kiosk-fr",
+            "kiosk-key-a",
+            "kiosk-shift",
+            "kiosk-back",
+            "kiosk-ok",
+            "kiosk-leave",
+            "kiosk-scan",
+        ] {
+            ensure!(
+                reached.contains(control),
+                "Tab never reached #{control}: {reached:?}"
+            );
+        }
+
+        // The focus on a language button, a card scanned: it goes to the field.
+        let server = Server::of(&app).await?;
+        let (customer, card) = server.customer(5).await?;
+        let id = customer["id"].as_str().context("id")?.to_owned();
+        let before = stamps(&server.card(&id, &card).await?)?;
+        let button = driver.find(By::Id("kiosk-fr")).await?;
+        driver
+            .execute("document.getElementById('kiosk-fr').focus();", Vec::new())
+            .await?;
+        button
+            .send_keys(format!("{card}{}", char::from(Key::Enter)))
+            .await?;
+        text_until(driver, By::Id("kiosk-result"), WAIT, |t| !t.is_empty()).await?;
+        ensure!(
+            stamps(&server.card(&id, &card).await?)? == before + 1,
+            "the scan typed while a button had the focus did not check in once"
+        );
+        Ok(())
+    }
+    .await;
+    app.finish(outcome).await
+}

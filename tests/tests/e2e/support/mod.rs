@@ -265,7 +265,10 @@ const AXE_TAGS: [&str; 6] = [
 pub async fn axe(driver: &WebDriver, screen: &str) -> Result<Vec<String>> {
     static SOURCE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     let source = SOURCE.get_or_init(|| {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../ui/node_modules/axe-core/axe.min.js");
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../ui/node_modules/axe-core/axe.min.js"
+        );
         std::fs::read_to_string(path)
             .unwrap_or_else(|e| panic!("{path}: {e} (`make test` installs the UI's npm packages)"))
     });
@@ -284,7 +287,11 @@ pub async fn axe(driver: &WebDriver, screen: &str) -> Result<Vec<String>> {
                    (e) => done({{ error: String(e) }}));"#,
         tags = serde_json::to_string(&AXE_TAGS)?,
     );
-    let answer = driver.execute_async(&script, Vec::new()).await?.json().clone();
+    let answer = driver
+        .execute_async(&script, Vec::new())
+        .await?
+        .json()
+        .clone();
     if let Some(error) = answer.get("error") {
         bail!("axe-core did not run on {screen}: {error}");
     }
@@ -310,7 +317,10 @@ pub async fn axe(driver: &WebDriver, screen: &str) -> Result<Vec<String>> {
     if !review.is_empty() {
         use std::io::Write as _;
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../target/axe-review.txt");
-        let mut file = std::fs::OpenOptions::new().create(true).append(true).open(path)?;
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)?;
         for item in review {
             writeln!(file, "{item}")?;
         }
