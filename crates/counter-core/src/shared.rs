@@ -148,6 +148,9 @@ impl Core {
         if let Some(owner) = sender.owner {
             self.belong_to(owner)?;
         }
+        // A write waiting out a refusal of the last key (403 insufficient_scope) is tried
+        // with this one at once.
+        self.clear_backoff();
         *current = Some(sender);
         drop(current);
         self.wake.notify_one();

@@ -471,3 +471,53 @@ async fn the_demo_tried_again_after_leaving_it_mints_no_key() -> anyhow::Result<
     .await;
     app.finish(outcome).await
 }
+
+/// A connection the service or the till refuses leaves the demo exactly as it was: its
+/// server still answers, the window still shows the demo business, and a visit made
+/// after it still counts on the demo's server.
+#[tokio::test]
+async fn a_refused_connection_leaves_the_demo_as_it_was() -> anyhow::Result<()> {
+    crate::support::in_demo("demo-refused-connect", |driver, server| async move {
+        let driver = &driver;
+        let refused = [
+            json!({"baseUrl": "", "apiKey": "lc_test_0000000000000000"}),
+            json!({"baseUrl": server.api, "apiKey": "lc_test_\u{200b}0000000000000000"}),
+            json!({"baseUrl": "http://127.0.0.1:9/sandbox", "apiKey": "lc_test_0000000000000000"}),
+            json!({"baseUrl": server.api, "apiKey": "lc_test_not_a_key_the_server_knows"}),
+        ];
+        for args in refused {
+            let answer: Value = driver
+                .execute_async(
+                    r#"const [args, done] = arguments;
+                       window.__TAURI_INTERNALS__.invoke('connect', args).then(
+                         (answer) => done({ ok: true, answer }),
+                         (error) => done({ ok: false, error }));"#,
+                    vec![args.clone()],
+                )
+                .await?
+                .json()
+                .clone();
+            ensure!(answer["ok"] == false, "accepted: {args} -> {answer}");
+            ensure!(answer["error"]["code"].is_string(), "{answer}");
+        }
+        // Still the demo: its server answers, and the window says so.
+        ensure!(server.get("/v1/me").await?["business"]["name"] == "Demo Coffee");
+        let opening = support::invoke(driver, "opening", json!({})).await?;
+        ensure!(
+            opening["connection"]["demo"] == true
+                && opening["connection"]["business_name"] == "Demo Coffee",
+            "after refused keys the till is {opening}"
+        );
+        let name = text_of(driver, By::Id("business-name"), Duration::from_secs(5)).await?;
+        ensure!(name == "Demo Coffee", "shown: {name:?}");
+        let (customer, card) = server.customer(6).await?;
+        let id = customer["id"].as_str().context("id")?.to_owned();
+        let before = support::stamps(&server.card(&id, &card).await?)?;
+        support::scan(driver, &card).await?;
+        driver.find(By::Id("act-visit")).await?.click().await?;
+        support::shown(driver, By::Id("result"), Duration::from_secs(15)).await?;
+        ensure!(support::stamps(&server.card(&id, &card).await?)? == before + 1);
+        Ok(())
+    })
+    .await
+}

@@ -47,6 +47,22 @@ async function open(card: GiftCardPanel, lang: 'en' | 'fr' = 'en') {
 describe('GiftCards', () => {
   beforeEach(() => vi.clearAllMocks());
 
+  it('says in words why an amount is refused, not by a greyed-out button alone', async () => {
+    await open(panel({ kind: 'open', up_to: '15.50' }));
+    ipc.checkAmount.mockRejectedValueOnce({
+      code: 'invalid_amount',
+      data: { type: 'amount', reason: { kind: 'too_many_decimals', currency: 'EUR', decimals: 2 } },
+      problem: null,
+      message: 'EUR has two decimals',
+    });
+    await fireEvent.input(document.getElementById('pay-amount')!, { target: { value: '12.345' } });
+    await vi.waitFor(() =>
+      expect(document.getElementById('pay-amount-problem')?.textContent).toBe('EUR amounts have at most 2 decimals.'),
+    );
+    expect((document.getElementById('pay-submit') as HTMLButtonElement).disabled).toBe(true);
+    expect(document.getElementById('pay-amount')?.getAttribute('aria-invalid')).toBe('true');
+  });
+
   it('offers a payment up to what the core allows', async () => {
     await open(panel({ kind: 'open', up_to: '15.50' }));
     expect(document.getElementById('pay-amount')).not.toBeNull();

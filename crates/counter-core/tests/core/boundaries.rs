@@ -453,3 +453,42 @@ async fn a_key_replaced_or_forgotten_never_comes_back_at_the_next_start() {
     assert!(!file.exists());
     counter.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refusal_the_key_caused_never_closes_a_write() {
+    let env = Env::start().await;
+    let (card, customer) = env.new_visit_card().await;
+    // A key of the business that may only read: the visit is refused 403
+    // insufficient_scope, which says nothing of the visit itself.
+    let read_only = env
+        .control(
+            "POST",
+            "/_sandbox/keys",
+            json!({"business_id": env.business_id, "mode": "test", "scopes": ["read"]}),
+        )
+        .await;
+    let counter = env.open_with(test_config()).await;
+    counter
+        .connect(&env.sandbox_url(), read_only["key"].as_str().unwrap())
+        .await
+        .unwrap();
+    let outcome = counter
+        .record_scan(card.clone(), ScanAction::Visit, None)
+        .await
+        .unwrap();
+    let ScanOutcome::Queued { item, .. } = outcome else {
+        panic!("closed by the key's refusal: {outcome:?}");
+    };
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let waiting = counter.item(item).unwrap();
+    assert_eq!(waiting.state, ItemState::Queued, "{waiting:?}");
+    assert!(env.scans_of(&customer).await.is_empty());
+
+    // A key that may: it goes, once.
+    crate::manager_for_one_action(&counter);
+    counter.connect(&env.sandbox_url(), &env.key).await.unwrap();
+    drain(&counter).await;
+    assert_eq!(counter.item(item).unwrap().state, ItemState::Done);
+    assert_eq!(env.scans_of(&customer).await, [("visit".to_owned(), 0)]);
+    counter.close().await;
+}
