@@ -10,6 +10,7 @@ fn main() {
         "check_amount",
         "connect",
         "connect_gate",
+        "zoom",
         "try_demo",
         "disconnect",
         "saved_base_url",

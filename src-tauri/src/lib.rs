@@ -81,6 +81,10 @@ pub fn run(cli: Cli) {
             tauri::async_runtime::spawn(async move {
                 match app.state::<till::Till>().open(&mut opening, start).await {
                     Ok(opened) => {
+                        // The size the till was last drawn at.
+                        if let Ok(level) = opening.counter().zoom() {
+                            apply_zoom(&app, level);
+                        }
                         let kiosk = app.state::<kiosk::Kiosk>();
                         if opened.kiosk_needs_pin {
                             kiosk.ask_for_pin_first();
@@ -138,6 +142,7 @@ pub fn run(cli: Cli) {
             commands::check_amount,
             commands::connect,
             commands::connect_gate,
+            commands::zoom,
             commands::try_demo,
             commands::disconnect,
             commands::saved_base_url,
@@ -187,6 +192,15 @@ pub fn run(cli: Cli) {
         ])
         .run(tauri::generate_context!())
         .expect("the Tauri runtime failed to start");
+}
+
+/// Draws the main window's page at `percent` of its size.
+fn apply_zoom(app: &tauri::AppHandle, percent: u16) {
+    if let Some(window) = app.get_webview_window("main")
+        && let Err(err) = window.set_zoom(f64::from(percent) / 100.0)
+    {
+        tracing::warn!(%err, percent, "the window could not be zoomed");
+    }
 }
 
 /// Shows the main window, created hidden (see `on_page_load` in [`run`]).

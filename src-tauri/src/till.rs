@@ -33,6 +33,13 @@ pub struct Till {
 #[derive(Debug)]
 pub struct OpeningLock(OwnedRwLockWriteGuard<Option<Session>>);
 
+impl OpeningLock {
+    /// The counter just opened (before the lock lets other uses in).
+    pub fn counter(&self) -> &Counter {
+        &self.0.as_ref().expect(OPENED).counter
+    }
+}
+
 /// What the till opens as at start.
 #[derive(Debug, Clone, Copy)]
 pub struct Start {

@@ -75,6 +75,7 @@ mod shared;
 mod sync;
 pub mod trouble;
 pub mod views;
+pub mod zoom;
 
 pub use clock::{Clock, ManualClock, SystemClock, Uptime};
 pub use config::Config;

@@ -27,6 +27,8 @@ pub struct Settings {
     pub kiosk: bool,
     /// The UI's language (a language code), when chosen.
     pub language: Option<String>,
+    /// How large the screens are drawn, in per cent, when a person changed it.
+    pub zoom_percent: Option<u16>,
     /// What the service said of the kept key at the last successful connect, so that a
     /// restart opens the counter of that business at once, even offline.
     pub connection: Option<KeptConnection>,

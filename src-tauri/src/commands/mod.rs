@@ -168,6 +168,19 @@ pub async fn connect(
     Ok(ConnectionView::new(connection, false))
 }
 
+/// Zooms the window one step in or out, or back to normal size (Ctrl+plus, Ctrl+minus,
+/// Ctrl+0); the till keeps the level for its next start. Answers it, in per cent.
+#[tauri::command]
+pub async fn zoom(
+    app: tauri::AppHandle,
+    till: State<'_, Till>,
+    change: counter_core::zoom::ZoomChange,
+) -> Result<u16, CommandError> {
+    let level = till.session().await.counter.change_zoom(change)?;
+    crate::apply_zoom(&app, level);
+    Ok(level)
+}
+
 /// What connecting a key asks now: the manager, and which writes wait for whom.
 #[tauri::command]
 pub async fn connect_gate(

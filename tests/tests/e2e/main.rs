@@ -21,3 +21,4 @@ mod points;
 mod queue;
 mod restart;
 mod screens;
+mod zoom;

@@ -528,6 +528,21 @@ impl Counter {
         self.change_settings(|saved| saved.offline_payments = policy)
     }
 
+    /// How large the till draws its screens, in per cent ([`crate::zoom`]).
+    pub fn zoom(&self) -> Result<u16, Error> {
+        Ok(crate::zoom::usable(self.settings()?.zoom_percent))
+    }
+
+    /// Zooms one step in or out, or back to normal size, and keeps it for the next
+    /// start; answers the new level. Not at a kiosk (its size is the tablet's).
+    pub fn change_zoom(&self, change: crate::zoom::ZoomChange) -> Result<u16, Error> {
+        self.owner()?;
+        self.staff()?;
+        let level = crate::zoom::after(self.zoom()?, change);
+        self.change_settings(|saved| saved.zoom_percent = Some(level))?;
+        Ok(level)
+    }
+
     /// Reads the settings, changes them and keeps them.
     fn change_settings(&self, change: impl FnOnce(&mut Settings)) -> Result<(), Error> {
         let mut saved = settings::load(&self.core.db())?;

@@ -9,7 +9,7 @@ const words = {
   key_refused_hint: 'The service refuses this key: writes wait on this till. Open Settings and use another key.',
   another_key: 'Use another key',
   leave_demo: 'Leave the demo',
-  another_key_hint: 'Writes still queued stay on this till and go with the next key that works.',
+  another_key_hint: 'Writes still queued stay on this till and go with the next key of their business that works.',
   keypad_hint_add: {
     one: '{n} point to go before “{reward}”; points beyond the goal are not added.',
     other: '{n} points to go before “{reward}”; points beyond the goal are not added.',
@@ -494,7 +494,7 @@ const words = {
   trouble_key_file_unreadable: 'The file that keeps this till’s API key, {path}, cannot be read.',
   trouble_key_file_not_a_key: 'The file that keeps this till’s API key, {path}, does not hold an API key: it was changed or damaged.',
   trouble_keychain_not_a_key: 'The keychain’s entry for this till does not hold an API key: another program may have changed it.',
-  trouble_key_todo: 'Nothing is sent until a key works. Connect with the API key again: it replaces the one that cannot be used, and the queued writes go with it.',
+  trouble_key_todo: 'Nothing is sent until a key works. Connect with the API key again: it replaces the one that cannot be used, and the queued writes go with it if it is the same business’s.',
   trouble_connect: 'Connect with a key',
   trouble_settings_damaged: 'Some of this till’s settings could not be read and are at their defaults for now: {names}.',
   trouble_settings_todo: 'Reset them to keep the defaults; set them again afterwards if needed.',
@@ -509,8 +509,8 @@ const words = {
   setting_kiosk: 'kiosk mode',
   setting_language: 'the language',
   setting_connection: 'the business this till is connected to',
-  connect_key_unusable: 'The key kept on this till cannot be used. Connect with the API key again: it replaces the old one, and the queued writes go with it.',
-  connect_key_refused: 'The service refuses the key kept on this till (revoked, expired, or the plan changed). Connect with another key: the queued writes stay on this till and go with it.',
+  connect_key_unusable: 'The key kept on this till cannot be used. Connect with the API key again: it replaces the old one, and the queued writes go with it if it is the same business’s.',
+  connect_key_refused: 'The service refuses the key kept on this till (revoked, expired, or the plan changed). Connect with another key: the queued writes stay on this till and go with a key of their own business.',
 } satisfies Record<string, Entry>;
 
 /** The name of each of the app's sentences: every language has them all. */

@@ -8,7 +8,7 @@ const words: Record<Key, Entry> = {
   key_refused_hint: 'Le service refuse cette clé : les opérations attendent sur cette caisse. Ouvrez les Réglages et utilisez une autre clé.',
   another_key: 'Utiliser une autre clé',
   leave_demo: 'Quitter la démo',
-  another_key_hint: 'Les opérations en attente restent sur cette caisse et partiront avec la prochaine clé valable.',
+  another_key_hint: 'Les opérations en attente restent sur cette caisse et partiront avec la prochaine clé valable de leur commerce.',
   keypad_hint_add: {
     one: 'Encore {n} point avant « {reward} » ; les points au-delà de l’objectif ne sont pas ajoutés.',
     other: 'Encore {n} points avant « {reward} » ; les points au-delà de l’objectif ne sont pas ajoutés.',
@@ -493,7 +493,7 @@ const words: Record<Key, Entry> = {
   trouble_key_file_unreadable: 'Le fichier qui garde la clé d’API de cette caisse, {path}, est illisible.',
   trouble_key_file_not_a_key: 'Le fichier qui garde la clé d’API de cette caisse, {path}, ne contient pas de clé d’API : il a été modifié ou abîmé.',
   trouble_keychain_not_a_key: 'L’entrée du trousseau pour cette caisse ne contient pas de clé d’API : un autre programme l’a peut-être modifiée.',
-  trouble_key_todo: 'Rien n’est envoyé tant qu’aucune clé ne fonctionne. Reconnectez-vous avec la clé d’API : elle remplace celle qui ne sert plus, et les opérations en attente partent avec elle.',
+  trouble_key_todo: 'Rien n’est envoyé tant qu’aucune clé ne fonctionne. Reconnectez-vous avec la clé d’API : elle remplace celle qui ne sert plus, et les opérations en attente partent avec elle si elle est du même commerce.',
   trouble_connect: 'Se connecter avec une clé',
   trouble_settings_damaged: 'Certains réglages de cette caisse sont illisibles et valent pour l’instant leur valeur par défaut : {names}.',
   trouble_settings_todo: 'Réinitialisez-les pour garder les valeurs par défaut ; réglez-les de nouveau ensuite si besoin.',
@@ -508,8 +508,8 @@ const words: Record<Key, Entry> = {
   setting_kiosk: 'le mode borne',
   setting_language: 'la langue',
   setting_connection: 'le commerce auquel cette caisse est reliée',
-  connect_key_unusable: 'La clé gardée sur cette caisse ne peut pas servir. Reconnectez-vous avec la clé d’API : elle remplace l’ancienne, et les opérations en attente partent avec elle.',
-  connect_key_refused: 'Le service refuse la clé gardée sur cette caisse (révoquée, expirée, ou l’abonnement a changé). Connectez-vous avec une autre clé : les opérations en attente restent sur cette caisse et partent avec elle.',
+  connect_key_unusable: 'La clé gardée sur cette caisse ne peut pas servir. Reconnectez-vous avec la clé d’API : elle remplace l’ancienne, et les opérations en attente partent avec elle si elle est du même commerce.',
+  connect_key_refused: 'Le service refuse la clé gardée sur cette caisse (révoquée, expirée, ou l’abonnement a changé). Connectez-vous avec une autre clé : les opérations en attente restent sur cette caisse et partent avec une clé de leur commerce.',
 };
 
 export const fr: Catalogue = {

@@ -4,6 +4,7 @@ import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import type { Abilities } from './bindings/Abilities';
 import type { Business } from './bindings/Business';
+import type { ZoomChange } from './bindings/ZoomChange';
 import type { IssuedCard } from './bindings/IssuedCard';
 import type { ConnectGate } from './bindings/ConnectGate';
 import type { PinFor } from './bindings/PinFor';
@@ -91,6 +92,7 @@ import type { WriteView } from './bindings/WriteView';
 export type {
   Abilities,
   Business,
+  ZoomChange,
   IssuedCard,
   ConnectGate,
   PinFor,
@@ -199,6 +201,11 @@ export function checkBaseUrl(text: string): Promise<string> {
 /** The amount typed, exact in `currency` ("12,5" is "12.50"), or why it is none. */
 export function checkAmount(amount: string, currency: string): Promise<string> {
   return call<string>('check_amount', { amount, currency });
+}
+
+/** Zooms the window one step in or out, or back to normal; the till keeps it. */
+export function zoom(change: ZoomChange): Promise<number> {
+  return call<number>('zoom', { change });
 }
 
 /** What connecting a key asks now: the manager, and which writes wait for whom. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { altDigit } from './shortcuts';
+import { altDigit, zoomChange } from './shortcuts';
 
 const alt = (key: string, code: string) => ({ altKey: true, ctrlKey: false, metaKey: false, key, code });
 
@@ -18,5 +18,20 @@ describe('Alt+digit shortcuts', () => {
     expect(altDigit({ altKey: false, ctrlKey: false, metaKey: false, code: 'Digit3' })).toBeNull();
     expect(altDigit({ altKey: true, ctrlKey: true, metaKey: false, code: 'Digit3' })).toBeNull();
     expect(altDigit(alt('0', 'Digit0'))).toBeNull();
+  });
+});
+
+describe('zoom shortcuts', () => {
+  const ctrl = (key: string, code: string) => ({ altKey: false, ctrlKey: true, metaKey: false, key, code });
+  it('Ctrl+plus, Ctrl+minus and Ctrl+0 zoom, on the main keys and the number pad, US or French', () => {
+    expect(zoomChange(ctrl('=', 'Equal'))).toBe('in');
+    expect(zoomChange(ctrl('+', 'Equal'))).toBe('in');
+    expect(zoomChange(ctrl('+', 'NumpadAdd'))).toBe('in');
+    expect(zoomChange(ctrl('-', 'Minus'))).toBe('out');
+    expect(zoomChange(ctrl('-', 'Digit6'))).toBe('out'); // AZERTY
+    expect(zoomChange(ctrl('0', 'Digit0'))).toBe('reset');
+    expect(zoomChange(ctrl('à', 'Digit0'))).toBe('reset'); // AZERTY
+    expect(zoomChange(ctrl('a', 'KeyA'))).toBeNull();
+    expect(zoomChange({ altKey: false, ctrlKey: false, metaKey: false, key: '+', code: 'Equal' })).toBeNull();
   });
 });
