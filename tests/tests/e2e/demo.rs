@@ -486,17 +486,7 @@ async fn a_refused_connection_leaves_the_demo_as_it_was() -> anyhow::Result<()> 
             json!({"baseUrl": server.api, "apiKey": "lc_test_not_a_key_the_server_knows"}),
         ];
         for args in refused {
-            let answer: Value = driver
-                .execute_async(
-                    r#"const [args, done] = arguments;
-                       window.__TAURI_INTERNALS__.invoke('connect', args).then(
-                         (answer) => done({ ok: true, answer }),
-                         (error) => done({ ok: false, error }));"#,
-                    vec![args.clone()],
-                )
-                .await?
-                .json()
-                .clone();
+            let answer = support::call(driver, "connect", args.clone()).await?;
             ensure!(answer["ok"] == false, "accepted: {args} -> {answer}");
             ensure!(answer["error"]["code"].is_string(), "{answer}");
         }

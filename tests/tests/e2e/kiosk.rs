@@ -473,17 +473,7 @@ async fn from_the_kiosks_page_every_command_but_a_kiosks_is_refused_by_the_core(
         ];
         let mut accepted = Vec::new();
         for (command, args) in calls {
-            let answer: serde_json::Value = driver
-                .execute_async(
-                    r#"const [command, args, done] = arguments;
-                       window.__TAURI_INTERNALS__.invoke(command, args).then(
-                         (answer) => done({ ok: true, answer }),
-                         (error) => done({ ok: false, error }));"#,
-                    vec![json!(command), args],
-                )
-                .await?
-                .json()
-                .clone();
+            let answer = support::call(driver, command, args).await?;
             let kiosk = answer["error"]["code"] == "not_allowed"
                 && answer["error"]["data"]["reason"]["kind"] == "kiosk";
             if !kiosk {

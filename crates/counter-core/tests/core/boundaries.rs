@@ -16,21 +16,6 @@ use crate::{Env, drain, test_config};
 
 const PIN: &str = "2468";
 
-/// A key of the test's business: (id, secret).
-async fn mint_key(env: &Env) -> (String, String) {
-    let minted = env
-        .control(
-            "POST",
-            "/_sandbox/keys",
-            json!({"business_id": env.business_id, "mode": "test"}),
-        )
-        .await;
-    (
-        minted["id"].as_str().unwrap().to_owned(),
-        minted["key"].as_str().unwrap().to_owned(),
-    )
-}
-
 /// Another business on the same server, with a test key: (id, key).
 async fn other_business(env: &Env) -> (String, String) {
     let business = env
@@ -69,7 +54,7 @@ fn kiosk_refuses<T: std::fmt::Debug>(result: Result<T, Error>) {
 async fn a_write_belongs_to_its_business() {
     let env = Env::start().await;
     let (card, customer) = env.new_visit_card().await;
-    let (first_id, first_key) = mint_key(&env).await;
+    let (first_id, first_key) = env.mint_key().await;
     let counter = env.open_with(test_config()).await;
     counter
         .connect(&env.sandbox_url(), &first_key)
@@ -349,7 +334,7 @@ async fn kiosk_check_ins_made_offline_count_once_and_ask_no_one() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sending_a_gift_card_again_is_the_managers_and_shows_the_card_probably_issued() {
     let env = Env::start().await;
-    let (_, first_key) = mint_key(&env).await;
+    let (_, first_key) = env.mint_key().await;
     // Retries far apart: what happens between attempts is the test's.
     let patient = Config {
         retry: loyalty_api::RetryPolicy {
@@ -424,7 +409,7 @@ async fn sending_a_gift_card_again_is_the_managers_and_shows_the_card_probably_i
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_key_replaced_or_forgotten_never_comes_back_at_the_next_start() {
     let env = Env::start().await;
-    let (_, first_key) = mint_key(&env).await;
+    let (_, first_key) = env.mint_key().await;
     let counter = env.open_with(test_config()).await;
     counter
         .connect(&env.sandbox_url(), &first_key)

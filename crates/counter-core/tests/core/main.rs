@@ -147,6 +147,21 @@ impl Env {
         value
     }
 
+    /// Another key of the test's business: (id, secret).
+    pub async fn mint_key(&self) -> (String, String) {
+        let minted = self
+            .control(
+                "POST",
+                "/_sandbox/keys",
+                json!({"business_id": self.business_id, "mode": "test"}),
+            )
+            .await;
+        (
+            minted["id"].as_str().unwrap().to_owned(),
+            minted["key"].as_str().unwrap().to_owned(),
+        )
+    }
+
     /// A GET of the API with the test key.
     pub async fn api_get(&self, path: &str) -> Value {
         let answer = self

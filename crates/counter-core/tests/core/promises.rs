@@ -30,21 +30,6 @@ fn patient() -> Config {
     }
 }
 
-/// A second key of the test's business: (id, secret).
-async fn mint_key(env: &Env) -> (String, String) {
-    let minted = env
-        .control(
-            "POST",
-            "/_sandbox/keys",
-            json!({"business_id": env.business_id, "mode": "test"}),
-        )
-        .await;
-    (
-        minted["id"].as_str().unwrap().to_owned(),
-        minted["key"].as_str().unwrap().to_owned(),
-    )
-}
-
 /// A visit recorded on `card`, then a second one the service asks about (less than 15
 /// minutes later): the refused item a person may confirm.
 async fn a_repeat_visit_question(
@@ -74,7 +59,7 @@ fn kinds(scans: &[(String, i64)]) -> Vec<&str> {
 async fn another_key_never_redoes_a_payment_that_may_have_arrived() {
     let env = Env::start().await;
     let gift = env.gift_card(50).await;
-    let (first_id, first_key) = mint_key(&env).await;
+    let (first_id, first_key) = env.mint_key().await;
     let counter = env.open_with(patient()).await;
     counter
         .connect(&env.sandbox_url(), &first_key)
@@ -125,7 +110,7 @@ async fn another_key_never_redoes_a_payment_that_may_have_arrived() {
 async fn a_write_held_for_its_key_goes_on_once_that_key_is_back() {
     let env = Env::start().await;
     let (card, customer) = env.new_card().await;
-    let (_, first_key) = mint_key(&env).await;
+    let (_, first_key) = env.mint_key().await;
     let counter = env.open_with(patient()).await;
     counter
         .connect(&env.sandbox_url(), &first_key)

@@ -563,10 +563,10 @@ pub async fn as_manager_if_asked(driver: &WebDriver) -> Result<()> {
     Ok(())
 }
 
-/// Calls a command through the window's real IPC, as the page does; its answer, or
-/// an error with the command's refusal.
-pub async fn invoke(driver: &WebDriver, command: &str, args: Value) -> Result<Value> {
-    let answer: Value = driver
+/// Calls a command through the window's real IPC, as the page does: `{ok, answer}` or
+/// `{ok: false, error}`, as any script in the page would get it.
+pub async fn call(driver: &WebDriver, command: &str, args: Value) -> Result<Value> {
+    Ok(driver
         .execute_async(
             r#"const [command, args, done] = arguments;
                window.__TAURI_INTERNALS__.invoke(command, args).then(
@@ -576,7 +576,13 @@ pub async fn invoke(driver: &WebDriver, command: &str, args: Value) -> Result<Va
         )
         .await?
         .json()
-        .clone();
+        .clone())
+}
+
+/// Calls a command through the window's real IPC, as the page does; its answer, or
+/// an error with the command's refusal.
+pub async fn invoke(driver: &WebDriver, command: &str, args: Value) -> Result<Value> {
+    let answer = call(driver, command, args).await?;
     ensure!(
         answer["ok"] == true,
         "{command} refused: {}",

@@ -120,24 +120,17 @@ pub(crate) fn enqueue_check_in(
     now: Timestamp,
     owner: Option<OwnerId>,
 ) -> rusqlite::Result<Option<ItemId>> {
-    let changed = conn
-        .prepare_cached(
-            "INSERT INTO outbox (kind, idempotency_key, order_key, write, body, state, created_at,
-                                 owner, kiosk)
-             SELECT ?1, ?2, ?3, ?4, ?5, 'queued', ?6, ?7, 1
-             WHERE NOT EXISTS (
-                 SELECT 1 FROM outbox WHERE order_key = ?3 AND kiosk = 1
-                   AND state IN ('queued', 'sending'))",
-        )?
-        .execute(params![
-            write.kind().as_str(),
-            key.as_str(),
-            write.order_key(),
-            serde_json::to_string(write).expect("writes serialize"),
-            write.body(),
-            ts(now),
-            owner.map(|o| o.0),
-        ])?;
+    let made = Made { owner, kiosk: true };
+    let changed = insert_as(
+        conn,
+        "INSERT INTO outbox (kind, idempotency_key, order_key, write, body, state, created_at,
+                             replaces, owner, kiosk)
+         SELECT ?1, ?2, ?3, ?4, ?5, 'queued', ?6, ?7, ?8, ?9
+         WHERE NOT EXISTS (
+             SELECT 1 FROM outbox WHERE order_key = ?3 AND kiosk = 1
+               AND state IN ('queued', 'sending'))",
+        (write, key, now, None, made),
+    )?;
     Ok((changed == 1).then(|| ItemId(conn.last_insert_rowid())))
 }
 
@@ -149,12 +142,24 @@ fn insert(
     replaces: Option<ItemId>,
     made: Made,
 ) -> rusqlite::Result<ItemId> {
-    conn.prepare_cached(
+    insert_as(
+        conn,
         "INSERT INTO outbox (kind, idempotency_key, order_key, write, body, state, created_at,
                              replaces, owner, kiosk)
          VALUES (?1, ?2, ?3, ?4, ?5, 'queued', ?6, ?7, ?8, ?9)",
-    )?
-    .execute(params![
+        (write, key, now, replaces, made),
+    )?;
+    Ok(ItemId(conn.last_insert_rowid()))
+}
+
+/// Runs an INSERT of the outbox whose parameters ?1 to ?9 are a new write's columns;
+/// answers how many rows it stored.
+fn insert_as(
+    conn: &Connection,
+    sql: &str,
+    (write, key, now, replaces, made): (&Write, &IdempotencyKey, Timestamp, Option<ItemId>, Made),
+) -> rusqlite::Result<usize> {
+    conn.prepare_cached(sql)?.execute(params![
         write.kind().as_str(),
         key.as_str(),
         write.order_key(),
@@ -164,8 +169,7 @@ fn insert(
         replaces.map(|r| r.0),
         made.owner.map(|o| o.0),
         made.kiosk,
-    ])?;
-    Ok(ItemId(conn.last_insert_rowid()))
+    ])
 }
 
 /// One item.
