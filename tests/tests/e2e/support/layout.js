@@ -10,7 +10,12 @@ const scrollers = [root, ...document.querySelectorAll('*')]
   .filter((e) => e.scrollHeight > e.clientHeight || e.scrollWidth > e.clientWidth)
   .map((e) => [e, e.scrollTop, e.scrollLeft]);
 if (root.scrollWidth > root.clientWidth + 1) {
-  problems.push(`the page scrolls sideways (${root.scrollWidth} px in ${root.clientWidth})`);
+  // The innermost boxes that reach past the edge: where to look.
+  const past = [...document.querySelectorAll('body *')].filter(
+    (e) => e.getBoundingClientRect().right > root.clientWidth + 1 && ![...e.children].some((c) => c.getBoundingClientRect().right > root.clientWidth + 1),
+  );
+  const where = past.slice(0, 3).map((e) => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}.${typeof e.className === 'string' ? e.className.split(' ')[0] : ''} (${Math.round(e.getBoundingClientRect().width)} px)`);
+  problems.push(`the page scrolls sideways (${root.scrollWidth} px in ${root.clientWidth}): ${where.join(', ')}`);
 }
 const name = (el) =>
   el.id ? `#${el.id}` : `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\s+/)[0] : ''} "${(el.textContent || '').trim().slice(0, 20)}"`;

@@ -380,11 +380,15 @@ pub async fn wait_until_closed(home: &std::path::Path) -> Result<()> {
 
 /// Opens a screen from the navigation: counter, gift, customers or queue.
 pub async fn go(driver: &WebDriver, screen: &str) -> Result<()> {
+    let tab = driver.find(By::Id(format!("nav-{screen}"))).await?;
+    // Scrolled to, as a person would on a short page (the header scrolls with it).
     driver
-        .find(By::Id(format!("nav-{screen}")))
-        .await?
-        .click()
+        .execute(
+            "arguments[0].scrollIntoView({ block: 'center' });",
+            vec![tab.to_json()?],
+        )
         .await?;
+    tab.click().await?;
     Ok(())
 }
 
