@@ -299,6 +299,8 @@ async fn main() -> Result<()> {
             )
             .await?;
     }
+    // Connecting while writes wait is the manager's: their PIN, before the clock runs.
+    counter.set_pin("2468", counter_core::PinFor::OneAction)?;
     // A fresh window, so the run is not helped by the setup's leftover quota.
     tokio::time::sleep(Duration::from_secs(WINDOW_SECONDS)).await;
     let started = Instant::now();
