@@ -295,83 +295,6 @@ impl Counter {
         Ok(counter)
     }
 
-    /// Uses the kept key again; a base URL that cannot be used leaves the till without
-    /// one. Answers where the key sits when the business it was accepted for is not known.
-    fn reconnect(
-        &self,
-        base_url: &str,
-        key: ApiKey,
-        storage: KeyStorage,
-        known: Option<KeptConnection>,
-    ) -> Option<KeyStorage> {
-        let client = match self.build_client(base_url, key.clone(), Learner::of(&self.core)) {
-            Ok(client) => client,
-            Err(error) => {
-                tracing::warn!(%error, "the kept base URL cannot be used; opening without a key");
-                return None;
-            }
-        };
-        if let KeyStorage::File { path, warning } = &storage {
-            self.core.events.publish(Event::KeyStorageWarning {
-                path: path.clone(),
-                message: warning.clone(),
-            });
-        }
-        // Writes an earlier version stored without recording keys went under this one.
-        if let Err(error) = store::stamp_unrecorded_key(&self.core.db(), &KeyFingerprint::of(&key))
-        {
-            tracing::warn!(%error, "writes in flight could not be marked with their key");
-        }
-        let service = client.base_url().as_str().to_owned();
-        let owner = match known.as_ref().and_then(|k| k.business(&service)) {
-            Some(business) => match store::owner_of(&self.core.db(), &business) {
-                Ok(owner) => Some(owner),
-                Err(error) => {
-                    tracing::warn!(%error, "the business of the kept key could not be read");
-                    None
-                }
-            },
-            None => None,
-        };
-        if let Err(error) = self.use_key(client, &key, owner) {
-            tracing::warn!(%error, "the kept key could not be put to use");
-            return None;
-        }
-        match known {
-            // Its business known, the kept key goes on at once.
-            Some(known) if owner.is_some() => {
-                *self.kept() = Some(Connection::kept(known, storage));
-                None
-            }
-            // Kept by a version that did not record the business's id: shown as it was,
-            // and the service is asked which business the key is for.
-            Some(known) => {
-                *self.kept() = Some(Connection::kept(known, storage.clone()));
-                Some(storage)
-            }
-            None => Some(storage),
-        }
-    }
-
-    /// A key kept by an earlier version, which did not remember the business: the
-    /// service is asked once, briefly, so that the upgrade does not ask for the key
-    /// again. Unanswered in time, the connectivity check asks again later (and Connect
-    /// asks when there was no business kept at all; the key stays in use meanwhile).
-    async fn learn_connection(&self, storage: KeyStorage) {
-        let Some(client) = self.core.client() else {
-            return;
-        };
-        let wait = self.core.config.connect_timeout.min(Duration::from_secs(3));
-        let me = match tokio::time::timeout(wait, client.me()).await {
-            Ok(Ok(me)) => me,
-            Ok(Err(_)) | Err(_) => return,
-        };
-        if let Err(error) = learn_business(&self.core, &me.data, client.base_url().as_str()) {
-            tracing::warn!(%error, "the business of the kept key could not be saved");
-        }
-        *self.kept() = Some(connection_of(&me.data, storage));
-    }
-
     fn kept(&self) -> std::sync::MutexGuard<'_, Option<Connection>> {
         self.kept.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -583,55 +506,6 @@ impl Connection {
     }
 }
 
-impl KeptConnection {
-    /// The business it was for, on `service`, once its id is known.
-    fn business(&self, service: &str) -> Option<Business> {
-        Some(Business {
-            id: self.business_id.clone()?,
-            name: self.business_name.clone(),
-            test_mode: self.test_mode,
-            service: service.to_owned(),
-        })
-    }
-}
-
-fn connection_of(me: &Me, key_storage: KeyStorage) -> Connection {
-    Connection {
-        business_name: me.business.name.clone(),
-        test_mode: me.mode == KeyMode::Test,
-        scopes: me.scopes.iter().map(Scope::from).collect(),
-        key_storage,
-        business_id: Some(me.business.id.to_string()),
-    }
-}
-
-/// The business `me` describes, on `service`.
-fn business_of(me: &Me, service: &str) -> Business {
-    Business {
-        id: me.business.id.to_string(),
-        name: me.business.name.clone(),
-        test_mode: me.mode == KeyMode::Test,
-        service: service.to_owned(),
-    }
-}
-
-/// The service said which business the key in use is for (`me`), and the till had not
-/// kept it (an earlier version's settings): the till is that business's from now on,
-/// its writes go out, and the settings keep the business for the next start.
-fn learn_business(core: &Core, me: &Me, service: &str) -> Result<(), Error> {
-    let owner = store::owner_of(&core.db(), &business_of(me, service))?;
-    core.learn_owner(owner)?;
-    let db = core.db();
-    let mut saved = settings::load(&db)?;
-    saved.connection = Some(KeptConnection {
-        business_id: Some(me.business.id.to_string()),
-        business_name: me.business.name.clone(),
-        test_mode: me.mode == KeyMode::Test,
-        scopes: me.scopes.iter().map(Scope::from).collect(),
-    });
-    Ok(settings::save(&db, &saved)?)
-}
-
 /// The light periodic check: GET /v1/me, at once when the counter opens (the outbox
 /// needs the service's clock before it resends anything that may have arrived), then
 /// often while offline, rarely while online.
@@ -662,7 +536,8 @@ async fn probe(core: &Core) {
     };
     if let Ok(me) = sender.client.me().await
         && sender.owner.is_none()
-        && let Err(error) = learn_business(core, &me.data, sender.client.base_url().as_str())
+        && let Err(error) =
+            connection::learn_business(core, &me.data, sender.client.base_url().as_str())
     {
         tracing::warn!(%error, "the business of the key in use could not be saved");
     }
