@@ -19,13 +19,6 @@ pub struct Business {
 }
 }
 
-impl Business {
-    /// The same business, mode and service (the name may have changed since).
-    pub fn same_as(&self, other: &Business) -> bool {
-        self.id == other.id && self.test_mode == other.test_mode && self.service == other.service
-    }
-}
-
 /// The till's own number of a [`Business`] (a row of its `owners` table).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct OwnerId(pub i64);
