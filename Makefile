@@ -12,7 +12,7 @@ UI_SOURCES := $(shell find ui/src ui/public -type f 2>/dev/null) ui/index.html u
 # The end-to-end tests need a display and a D-Bus session; Xvfb provides the display.
 HEADLESS := xvfb-run -a -s '-screen 0 1280x800x24' dbus-run-session --
 
-.PHONY: demo test setup setup-test ui app build lint rust-test ui-test bindings-fresh api-fuzz keychain-test fuzz e2e e2e-shots bench soak soak-short bundle bundle-test measure
+.PHONY: demo test setup setup-test setup-bundle ui app build lint rust-test ui-test bindings-fresh api-fuzz keychain-test fuzz e2e e2e-shots bench soak soak-short bundle bundle-test measure
 
 ## demo: install what is missing, build, and open the app on the built-in demo business.
 demo: setup app
@@ -26,6 +26,9 @@ setup:
 
 setup-test:
 	@scripts/setup.sh test
+
+setup-bundle:
+	@scripts/setup.sh bundle
 
 $(UI_DIST): $(UI_SOURCES)
 	npm --prefix ui run build --silent
@@ -69,11 +72,12 @@ soak-short: build
 soak: build
 	target/debug/outbox-soak full
 
-# The TypeScript types of the IPC are generated from Rust by the Rust tests (ts-rs);
-# committed copies that differ mean someone changed one side only.
+# The TypeScript types of the IPC (ts-rs) and the man page (clap_mangen) are generated
+# from Rust by the Rust tests; committed copies that differ mean someone changed one side.
+GENERATED := ui/src/lib/ipc/bindings packaging/loyalty-counter.1
 bindings-fresh: rust-test
-	git diff --exit-code -- ui/src/lib/ipc/bindings || \
-	  { echo "ui/src/lib/ipc/bindings is stale: commit the regenerated files"; exit 1; }
+	git diff --exit-code -- $(GENERATED) || \
+	  { echo "$(GENERATED): stale, commit the regenerated files"; exit 1; }
 
 # The local server against its own OpenAPI document (schemathesis, in a venv under
 # target/): a short run in `make test`, a longer one in `make fuzz`.
@@ -115,13 +119,15 @@ TAURI := TAURI_APP_PATH=$(CURDIR)/src-tauri TAURI_FRONTEND_PATH=$(CURDIR)/ui ui/
 BARE_TAURI := TAURI_APP_PATH=$(CURDIR)/tests/bare-window TAURI_FRONTEND_PATH=$(CURDIR)/tests/bare-window ui/node_modules/.bin/tauri
 
 ## bundle: the .deb a shop installs (a release build, ~10 min cold), then its install test.
-bundle: setup-test $(UI_DIST)
+bundle: setup-bundle $(UI_DIST)
 	$(TAURI) build --ci --bundles deb --config '{"build": {"beforeBuildCommand": null}}'
+	scripts/deb.sh
 	$(MAKE) --no-print-directory bundle-test
 
-# The .deb unpacked in a scratch root (`dpkg -x`): control fields, desktop entry, icon
-# sizes, and the installed binary started under Xvfb to its Connect window.
-bundle-test:
+# lintian, appstreamcli and desktop-file-validate on the .deb; then, unpacked in a scratch
+# root (`dpkg -x`): control fields, desktop entry, man page, documents, icon sizes, and
+# the installed binary started under Xvfb to its Connect window.
+bundle-test: setup-bundle
 	scripts/bundle-test.sh
 
 ## measure: start-up, memory, sizes and latencies of the release build, beside a bare

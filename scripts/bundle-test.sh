@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# The .deb a shop installs, checked as installed: unpacked in a scratch root
-# (`dpkg -x`), its control fields, desktop entry and icons checked, and the installed
-# binary started under Xvfb until its window shows the Connect screen.
+# The .deb a shop installs, checked as installed: Debian's own checkers (lintian, with no
+# error and no warning; appstreamcli on the AppStream metadata; desktop-file-validate),
+# then unpacked in a scratch root (`dpkg -x`): its control fields, desktop entry, man
+# page, documents and icons checked, and the installed binary started under Xvfb until
+# its window shows the Connect screen.
 #
 #   scripts/bundle-test.sh [DEB]     (default: the one `make bundle` built)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n1)
-deb=${1:-"target/release/bundle/deb/Loyalty Counter_${version}_$(dpkg --print-architecture).deb"}
+deb=${1:-"target/release/bundle/deb/loyalty-counter_${version}_$(dpkg --print-architecture).deb"}
+id=app.loyaltycounter.desktop
 [ -f "$deb" ] || { echo "no $deb: run \`make bundle\` first" >&2; exit 1; }
 out=target/bundle-test
 rm -rf "$out"
@@ -24,10 +27,19 @@ field() { dpkg-deb -f "$deb" "$1"; }
 [ "$(field Version)" = "$version" ] && ok "version $version" || fail "version $(field Version), Cargo says $version"
 [ "$(field Architecture)" = "$(dpkg --print-architecture)" ] && ok "architecture $(field Architecture)" ||
   fail "architecture $(field Architecture)"
-case "$(field Depends)" in
-  *libwebkit2gtk-4.1-0*) ok "depends on libwebkit2gtk-4.1-0" ;;
-  *) fail "Depends lacks libwebkit2gtk-4.1-0: $(field Depends)" ;;
-esac
+# Depends as dpkg-shlibdeps computes it from the binary, the C library included.
+for library in libc6 libgtk-3-0 libwebkit2gtk-4.1-0; do
+  case "$(field Depends)" in
+    *"$library "*|*"$library,"*|*"$library") ok "depends on $library" ;;
+    *) fail "Depends lacks $library: $(field Depends)" ;;
+  esac
+done
+[[ "$(field Maintainer)" =~ ^[^\<]+\ \<[^@\ ]+@[^@\ ]+\>$ ]] && ok "maintainer $(field Maintainer)" ||
+  fail "Maintainer is not a name and an address: $(field Maintainer)"
+[ -n "$(field Section)" ] && ok "section $(field Section)" || fail "no Section"
+long=$(dpkg-deb -f "$deb" Description | tail -n +2)
+[ -n "$long" ] && [ "$long" != " (none)" ] && ok "a long description ($(wc -w <<<"$long") words)" ||
+  fail "no long description: $long"
 case "$(field Depends)" in
   *fonts-dejavu-core*) ok "depends on fonts-dejavu-core (the font the page names)" ;;
   *) fail "Depends lacks fonts-dejavu-core: $(field Depends)" ;;
@@ -38,9 +50,11 @@ dpkg -x "$deb" "$root"
 binary=$root/usr/bin/loyalty-counter
 [ -x "$binary" ] && ok "usr/bin/loyalty-counter is executable" || fail "no executable usr/bin/loyalty-counter"
 
-desktop=$root/usr/share/applications/"Loyalty Counter.desktop"
-[ -f "$desktop" ] || desktop=$(ls "$root"/usr/share/applications/*.desktop 2>/dev/null | head -n1)
+entries=$(find "$root/usr/share/applications" -name '*.desktop' -printf '%f ' 2>/dev/null)
+desktop=$root/usr/share/applications/$id.desktop
 if [ -f "$desktop" ]; then
+  [ "$entries" = "$id.desktop " ] && ok "one desktop entry, named by the app's id: $entries" ||
+    fail "desktop entries: $entries"
   entry() { sed -n "s/^$1=//p" "$desktop" | head -n1; }
   [ "$(entry Type)" = Application ] && ok "desktop entry: an application" || fail "desktop Type=$(entry Type)"
   [ "$(entry Name)" = "Loyalty Counter" ] && ok "desktop entry: Name=Loyalty Counter" || fail "desktop Name=$(entry Name)"
@@ -54,7 +68,45 @@ if [ -f "$desktop" ]; then
     desktop-file-validate "$desktop" && ok "desktop-file-validate" || fail "desktop-file-validate"
   fi
 else
-  fail "no desktop entry in usr/share/applications"
+  fail "no usr/share/applications/$id.desktop (there: $entries)"
+fi
+
+# AppStream: what software centres list; its launchable is the desktop entry.
+metainfo=$root/usr/share/metainfo/$id.metainfo.xml
+if [ -f "$metainfo" ]; then
+  appstreamcli validate --no-net --pedantic "$metainfo" >"$out/appstream.txt" 2>&1 &&
+    ok "appstreamcli validate: $(tail -n1 "$out/appstream.txt")" ||
+    { fail "appstreamcli validate:"; cat "$out/appstream.txt" >&2; }
+  grep -q "<launchable type=\"desktop-id\">$id.desktop</launchable>" "$metainfo" &&
+    ok "AppStream launchable: $id.desktop" || fail "AppStream launchable is not $id.desktop"
+else
+  fail "no usr/share/metainfo/$id.metainfo.xml"
+fi
+
+# The man page, the copyright and the changelog, where Debian looks for them.
+man=$root/usr/share/man/man1/loyalty-counter.1.gz
+if [ -f "$man" ]; then
+  page=$(MANWIDTH=80 LC_ALL=C.UTF-8 man --warnings -l "$man" 2>"$out/man-warnings.txt" | col -b)
+  [ ! -s "$out/man-warnings.txt" ] && ok "man page renders without warnings" ||
+    { fail "man page warnings:"; cat "$out/man-warnings.txt" >&2; }
+  for option in --demo --kiosk --kiosk-idle --help --version; do
+    grep -q -- "$option" <<<"$page" || fail "the man page does not document $option"
+  done
+  ok "the man page documents every option"
+else
+  fail "no usr/share/man/man1/loyalty-counter.1.gz"
+fi
+doc=$root/usr/share/doc/loyalty-counter
+grep -q '^License: Expat' "$doc/copyright" 2>/dev/null && ok "copyright (Expat)" || fail "no copyright file"
+zcat "$doc/changelog.gz" 2>/dev/null | head -n1 | grep -q "^loyalty-counter ($version)" &&
+  ok "changelog for $version" || fail "no changelog for $version"
+
+# Debian's own checker: no error and no warning. Its infos (lintian -I) are in the README.
+if lintian --fail-on error,warning --tag-display-limit 0 "$deb" >"$out/lintian.txt" 2>&1; then
+  ok "lintian: no error, no warning"
+else
+  fail "lintian:"
+  grep -v 'root privileges' "$out/lintian.txt" >&2
 fi
 
 # Each icon is the size its folder says.

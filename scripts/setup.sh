@@ -4,6 +4,7 @@
 #
 #   scripts/setup.sh build   what `make demo` needs
 #   scripts/setup.sh test    that, plus what the tests need
+#   scripts/setup.sh bundle  that, plus Debian's checkers for the package
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +12,7 @@ need=${1:-build}
 
 build_packages=(libwebkit2gtk-4.1-dev build-essential file pkg-config libxdo-dev libssl-dev libdbus-1-dev
   libayatana-appindicator3-dev librsvg2-dev)
+bundle_packages=(lintian appstream desktop-file-utils man-db dpkg-dev)
 test_packages=(xvfb xauth webkit2gtk-driver dbus dbus-x11 imagemagick xdotool openbox wmctrl python3-venv gnome-keyring)
 
 say() { printf 'setup: %s\n' "$*" >&2; }
@@ -62,7 +64,10 @@ install_tauri_driver() {
 check_toolchains
 install_debian_packages "${build_packages[@]}"
 install_ui_packages
-if [ "$need" = test ]; then
+if [ "$need" = test ] || [ "$need" = bundle ]; then
   install_debian_packages "${test_packages[@]}"
   install_tauri_driver
+fi
+if [ "$need" = bundle ]; then
+  install_debian_packages "${bundle_packages[@]}"
 fi

@@ -83,3 +83,59 @@ mod tests {
         }
     }
 }
+
+/// The man page the `.deb` ships (`packaging/loyalty-counter.1`), written from this parser
+/// by the test below whenever the options change; `make test` fails when the committed
+/// copy differs, as it does for the TypeScript bindings.
+#[cfg(test)]
+mod man_page {
+    use std::path::Path;
+
+    use clap::CommandFactory;
+    use roff::{Roff, bold, roman};
+
+    use super::Cli;
+
+    fn render() -> Vec<u8> {
+        let man = clap_mangen::Man::new(Cli::command()).manual("Loyalty Counter");
+        let mut page = Vec::new();
+        man.render_title(&mut page).unwrap();
+        man.render_name_section(&mut page).unwrap();
+        man.render_synopsis_section(&mut page).unwrap();
+        man.render_description_section(&mut page).unwrap();
+        man.render_options_section(&mut page).unwrap();
+        let mut more = Roff::new();
+        more.control("SH", ["EXIT STATUS"])
+            .text([
+                bold("0"),
+                roman(" when the window was closed, or after --help or --version."),
+            ])
+            .control("PP", [])
+            .text([
+                bold("2"),
+                roman(" for an unknown option or a bad value, before any window opens."),
+            ])
+            .control("SH", ["FILES"])
+            .text([bold("~/.local/share/app.loyaltycounter.desktop/")])
+            .control("RS", [])
+            .text([roman(
+                "The till's database (every write until the service has answered it), its \
+                 settings and its daily logs. Removing the package leaves them.",
+            )])
+            .control("RE", [])
+            .control("SH", ["SEE ALSO"])
+            .text([roman("https://loyaltycounter.app")]);
+        more.to_writer(&mut page).unwrap();
+        man.render_version_section(&mut page).unwrap();
+        page
+    }
+
+    #[test]
+    fn the_committed_man_page_is_the_parsers() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../packaging/loyalty-counter.1");
+        let page = render();
+        if std::fs::read(&path).ok().as_deref() != Some(page.as_slice()) {
+            std::fs::write(&path, &page).unwrap();
+        }
+    }
+}

@@ -13,6 +13,7 @@ mod commands;
 mod connect;
 mod counter;
 mod demo;
+mod desktop;
 mod kiosk;
 mod manager;
 mod messages;

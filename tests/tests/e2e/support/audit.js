@@ -1,9 +1,11 @@
 // What WCAG asks of a screen that a script can measure, run in the app's window:
 // every control a finger can hit is at least 44×44 CSS px (a checkbox or radio button
 // counts with its label), and all visible text reaches AA contrast on what is behind
-// it (4.5:1, or 3:1 for large text). Disabled controls are exempt, as WCAG says.
-// Answers the violations, one line each.
+// it (4.5:1, or 3:1 for large text; the contrast asked as `arguments[0]`, `{ normal,
+// large }`, when given: 7 and 4.5 are WCAG's enhanced contrast). Disabled controls are
+// exempt, as WCAG says. Answers the violations, one line each.
 const problems = [];
+const asked = arguments[0] || { normal: 4.5, large: 3 };
 
 function rgba(text) {
   const m = text.match(/rgba?\(([^)]+)\)/);
@@ -89,7 +91,7 @@ for (let node = walker.nextNode(); node; node = walker.nextNode()) {
   const size = parseFloat(style.fontSize);
   const bold = Number(style.fontWeight) >= 700;
   const large = size >= 24 || (bold && size >= 18.66);
-  const needed = large ? 3 : 4.5;
+  const needed = large ? asked.large : asked.normal;
   const got = ratio(over(fg, bg), bg);
   if (got < needed) {
     problems.push(`text ${name(element)} has contrast ${got.toFixed(2)}:1, needs ${needed}:1`);

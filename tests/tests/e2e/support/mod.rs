@@ -237,8 +237,28 @@ pub fn stamps(card: &Value) -> Result<i64> {
 /// with `screen`: the project's own checks (44 px touch targets, AA contrast) and
 /// axe-core's WCAG 2.2 A and AA rules and best practices ([`axe`]).
 pub async fn audit(driver: &WebDriver, screen: &str) -> Result<Vec<String>> {
+    audit_at(driver, screen, Contrast::Minimum).await
+}
+
+/// The contrast every text must reach: WCAG's minimum (AA: 4.5:1, 3:1 for large text)
+/// or its enhanced contrast (AAA: 7:1 and 4.5:1), which high contrast is held to.
+#[derive(Debug, Clone, Copy)]
+pub enum Contrast {
+    Minimum,
+    Enhanced,
+}
+
+/// [`audit`], with every text held to `contrast`.
+pub async fn audit_at(driver: &WebDriver, screen: &str, contrast: Contrast) -> Result<Vec<String>> {
+    let (normal, large) = match contrast {
+        Contrast::Minimum => (4.5, 3.0),
+        Contrast::Enhanced => (7.0, 4.5),
+    };
     let found: Vec<String> = driver
-        .execute(include_str!("audit.js"), Vec::new())
+        .execute(
+            include_str!("audit.js"),
+            vec![serde_json::json!({ "normal": normal, "large": large })],
+        )
         .await?
         .convert()?;
     let mut problems: Vec<String> = found

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Finishes the .deb Tauri's bundler made into the package a Debian desktop expects, and
+# leaves only that one in target/release/bundle/deb/ as loyalty-counter_VERSION_ARCH.deb:
+#
+# - the desktop entry named by the app's id (app.loyaltycounter.desktop.desktop), as
+#   AppStream's `launchable` names it, with its AppStream metadata beside it;
+# - the man page (generated from the command-line parser), the copyright and the
+#   changelog in usr/share, compressed as Debian policy asks (gzip -9n);
+# - Depends computed from the binary's shared libraries by dpkg-shlibdeps (the C library
+#   included), plus the font the page names;
+# - files owned by root, modes 0644/0755, md5sums and Installed-Size recomputed.
+#
+# Tauri's bundler has no setting for these; what it has a setting for (maintainer,
+# section, long description, the desktop entry's text) is set in src-tauri.
+#
+#   scripts/deb.sh        (after `tauri build --bundles deb`; `make bundle` runs both)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n1)
+arch=$(dpkg --print-architecture)
+id=app.loyaltycounter.desktop
+dir=target/release/bundle/deb
+from="$dir/Loyalty Counter_${version}_${arch}.deb"
+deb="$dir/loyalty-counter_${version}_${arch}.deb"
+[ -f "$from" ] || { echo "no $from: run \`make bundle\`" >&2; exit 1; }
+
+stage=$(mktemp -d "$PWD/target/deb-stage.XXXX")
+trap 'rm -rf "$stage"' EXIT
+root=$stage/root
+dpkg-deb -R "$from" "$root"
+
+mv "$root/usr/share/applications/Loyalty Counter.desktop" "$root/usr/share/applications/$id.desktop"
+install -Dm644 "packaging/$id.metainfo.xml" "$root/usr/share/metainfo/$id.metainfo.xml"
+install -Dm644 packaging/copyright "$root/usr/share/doc/loyalty-counter/copyright"
+gzip -9n <packaging/changelog >"$root/usr/share/doc/loyalty-counter/changelog.gz"
+install -d "$root/usr/share/man/man1"
+gzip -9n <packaging/loyalty-counter.1 >"$root/usr/share/man/man1/loyalty-counter.1.gz"
+
+# dpkg-shlibdeps reads the package's name from a debian/control of its own.
+mkdir -p "$stage/debian"
+printf 'Source: loyalty-counter\n\nPackage: loyalty-counter\nArchitecture: any\n' >"$stage/debian/control"
+binary=$root/usr/bin/loyalty-counter
+shlibs=$(cd "$stage" && dpkg-shlibdeps -O -e"$binary" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+[ -n "$shlibs" ] || { echo "dpkg-shlibdeps found no library in $binary" >&2; exit 1; }
+depends="$shlibs, fonts-dejavu-core"
+
+control=$root/DEBIAN/control
+installed_kib=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
+sed -i -e "s/^Depends: .*/Depends: $depends/" -e "s/^Installed-Size: .*/Installed-Size: $installed_kib/" "$control"
+grep -q '^Depends: ' "$control" || { echo "no Depends line in Tauri's control file" >&2; exit 1; }
+
+find "$root" -path "$root/DEBIAN" -prune -o -type d -exec chmod 0755 {} + -o -type f -exec chmod 0644 {} +
+chmod 0755 "$binary"
+(cd "$root" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | sort -z | xargs -0 md5sum) >"$root/DEBIAN/md5sums"
+chmod 0644 "$root/DEBIAN/md5sums" "$control"
+
+dpkg-deb --root-owner-group -Zgzip -z9 --build "$root" "$deb" >/dev/null
+rm -f "$from"
+echo "$deb"
