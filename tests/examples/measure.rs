@@ -239,7 +239,7 @@ async fn main() -> Result<()> {
     compare(
         ".deb",
         "MB",
-        size_mb(&deb("Loyalty Counter")?)?,
+        size_mb(&deb("loyalty-counter_")?)?,
         size_mb(&deb("Bare Window")?)?,
         "",
     );
