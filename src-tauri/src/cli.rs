@@ -44,6 +44,24 @@ pub struct Cli {
     pub kiosk_idle: u32,
 }
 
+impl Cli {
+    /// The command line, read: `--help`, `--version` and a bad option end the process
+    /// here (exit 0, or 2 with what is wrong), and so does `--demo` in a build without
+    /// the demo (the `demo` feature off).
+    pub fn read() -> Self {
+        let cli = Self::parse();
+        if cli.demo && !cfg!(feature = "demo") {
+            <Self as clap::CommandFactory>::command()
+                .error(
+                    clap::error::ErrorKind::ArgumentConflict,
+                    "this build of the app has no built-in demo (--demo)",
+                )
+                .exit();
+        }
+        cli
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use clap::CommandFactory;

@@ -7,7 +7,10 @@
 //! Dependencies point down: `loyalty-counter` → `counter-core` → `loyalty-api`.
 
 mod cli;
+#[cfg(test)]
+mod command_lists;
 mod commands;
+#[cfg_attr(not(feature = "demo"), path = "demo_off.rs")]
 mod demo;
 mod error;
 mod kiosk;

@@ -209,8 +209,8 @@ pub(crate) fn store_answer(
             put_card(conn, &result.customer_id, &result.card, now, true)
         }
         Answer::GiftCardPayment(payment) => put_gift_card(conn, &payment.gift_card, now),
-        Answer::GiftCard { gift_card, .. } => put_gift_card(conn, gift_card, now),
-        Answer::Broadcast { .. } => Ok(()),
+        Answer::GiftCard(issued) => put_gift_card(conn, &issued.gift_card, now),
+        Answer::Broadcast(_) => Ok(()),
         Answer::Customer(customer) => {
             let tx = conn.transaction()?;
             put_customer(&tx, customer, now)?;

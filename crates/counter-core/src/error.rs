@@ -63,6 +63,15 @@ pub enum Error {
     /// An export could not be written where the person chose.
     #[error("the file could not be written: {0}")]
     Export(std::io::Error),
+    /// A write's stored record lacks what its state promises (a done write's answer of
+    /// its kind, a decision's reason): the database was changed by something else.
+    #[error("write {item}: its stored {what} is missing or of another kind")]
+    Stored {
+        /// The outbox item.
+        item: crate::outbox::ItemId,
+        /// What is missing.
+        what: &'static str,
+    },
 }
 
 impl From<crate::pin::PinFailure> for Error {
@@ -242,6 +251,7 @@ impl Error {
             Error::NotAllowed(_) => ErrorCode::NotAllowed,
             Error::Pin(_) => ErrorCode::PinRefused,
             Error::Export(_) => ErrorCode::ExportFailed,
+            Error::Stored { .. } => ErrorCode::StorageFailed,
         }
     }
 

@@ -66,6 +66,7 @@ mod learner;
 pub mod lock;
 pub mod offer;
 pub mod outbox;
+mod outcome;
 pub mod payment;
 pub mod pin;
 pub mod scanner;
@@ -82,10 +83,11 @@ pub use config::Config;
 pub use counter::{
     Balance, BroadcastDraft, BrowsePage, BrowseQuery, BrowseRow, CardOffer, CheckIn, ConnectGate,
     Connection, Counter, EnrolOutcome, Enrolment, Figure, FigureName, Figures, FiguresPeriod,
-    FreshCard, GiftCardIssue, GiftCardRead, IssueChoices, IssuedCard, ItemChoices, KioskStart,
-    MANAGER_IDLE, MAX_FIGURE_DAYS, MessageAudience, MessageDraft, MessagePreview, PaymentOutcome,
-    PinFor, Place, Progress, SampleCard, SampleCardKind, SampleGiftCard, SampleGiftKind, Samples,
-    ScanOutcome, ScheduledMessage, ScheduledState, TillPlaces, WriteOutcome,
+    FreshCard, GiftCardIssue, GiftCardRead, InsufficientBalance, IssueChoices, IssuedCard,
+    ItemChoices, KioskStart, MANAGER_IDLE, MAX_FIGURE_DAYS, MessageAudience, MessageDraft,
+    MessagePreview, PaymentOutcome, PinFor, Place, Progress, RepeatVisit, SampleCard,
+    SampleCardKind, SampleGiftCard, SampleGiftKind, Samples, ScanOutcome, ScheduledMessage,
+    ScheduledState, TillPlaces,
 };
 pub use error::{Error, ErrorCode, ErrorData, NotAllowed};
 pub use events::{Connectivity, Event};
@@ -94,5 +96,6 @@ pub use outbox::business::{Business, WaitingWrites};
 pub use outbox::{
     DecisionReason, ItemId, ItemState, OutboxItem, QueueCounts, Refusal, Resolution, Write,
 };
+pub use outcome::{Never, Outcome};
 pub use sync::SyncReport;
 pub use trouble::Trouble;

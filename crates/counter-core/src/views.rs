@@ -256,36 +256,31 @@ pub enum Answer {
     GiftCardPayment(PaymentView),
     /// An enrolled customer.
     Customer(CustomerView),
-    /// A confirmed message.
-    Broadcast {
-        /// Its id (the one a cancel takes).
-        id: loyalty_api::BroadcastId,
-        /// sending, scheduled, ...
-        status: String,
-        /// Recipients.
-        recipient_count: Option<i64>,
-        /// When it goes out.
-        scheduled_at: Option<Timestamp>,
-        /// When it was cancelled (answers kept before this was recorded have none).
-        #[serde(default)]
-        cancelled_at: Option<Timestamp>,
-    },
+    /// A confirmed or cancelled message.
+    Broadcast(BroadcastView),
     /// An issued gift card (with whether the email went).
-    GiftCard {
-        /// The card.
-        gift_card: GiftCardView,
-        /// Whether the recipient's email went.
-        email_sent: bool,
-        /// Why it did not (answers kept before this was recorded have none).
-        #[serde(default)]
-        email_reason: Option<EmailReason>,
-    },
+    GiftCard(IssuedGiftCardView),
 }
 
-impl Answer {
-    /// A message as the service answered a confirm or a cancel.
-    pub(crate) fn broadcast(b: &loyalty_api::Broadcast) -> Self {
-        Answer::Broadcast {
+/// A message as the service answered a confirm or a cancel.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BroadcastView {
+    /// Its id (the one a cancel takes).
+    pub id: loyalty_api::BroadcastId,
+    /// sending, scheduled, ...
+    pub status: String,
+    /// Recipients.
+    pub recipient_count: Option<i64>,
+    /// When it goes out.
+    pub scheduled_at: Option<Timestamp>,
+    /// When it was cancelled (answers kept before this was recorded have none).
+    #[serde(default)]
+    pub cancelled_at: Option<Timestamp>,
+}
+
+impl From<&loyalty_api::Broadcast> for BroadcastView {
+    fn from(b: &loyalty_api::Broadcast) -> Self {
+        Self {
             id: b.id.clone(),
             status: b.status.as_str().to_owned(),
             recipient_count: b.recipient_count,
@@ -293,6 +288,18 @@ impl Answer {
             cancelled_at: b.cancelled_at,
         }
     }
+}
+
+/// A gift card as the service answered its issue, with whether the email went.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IssuedGiftCardView {
+    /// The card.
+    pub gift_card: GiftCardView,
+    /// Whether the recipient's email went.
+    pub email_sent: bool,
+    /// Why it did not (answers kept before this was recorded have none).
+    #[serde(default)]
+    pub email_reason: Option<EmailReason>,
 }
 
 /// Serde for an optional decimal kept as text (`"12.50"` or null), exactly.

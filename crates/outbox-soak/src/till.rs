@@ -222,9 +222,9 @@ async fn try_step(counter: &Counter, workload: &Workload, index: usize) -> Resul
                 )
                 .await?;
             match outcome {
-                PaymentOutcome::Paid { .. } => "paid".into(),
+                PaymentOutcome::Done { .. } => "paid".into(),
                 PaymentOutcome::Queued { .. } => "queued".into(),
-                PaymentOutcome::InsufficientBalance { .. } => "refused:insufficient_balance".into(),
+                PaymentOutcome::Known { .. } => "refused:insufficient_balance".into(),
                 PaymentOutcome::Refused { refusal, .. } => format!("refused:{}", refusal.code),
                 PaymentOutcome::NeedsDecision { .. } => "needs_decision".into(),
             }
@@ -240,9 +240,9 @@ async fn try_step(counter: &Counter, workload: &Workload, index: usize) -> Resul
                 })
                 .await?;
             match outcome {
-                EnrolOutcome::Enrolled { .. } => "done".into(),
+                EnrolOutcome::Done { .. } => "done".into(),
                 EnrolOutcome::Queued { .. } => "queued".into(),
-                EnrolOutcome::AlreadyEnrolled { .. } => "refused:customer_exists".into(),
+                EnrolOutcome::Known { .. } => "refused:customer_exists".into(),
                 EnrolOutcome::Refused { refusal, .. } => format!("refused:{}", refusal.code),
                 EnrolOutcome::NeedsDecision { .. } => "needs_decision".into(),
             }
@@ -252,10 +252,10 @@ async fn try_step(counter: &Counter, workload: &Workload, index: usize) -> Resul
 
 fn scan_outcome(outcome: ScanOutcome) -> String {
     match outcome {
-        ScanOutcome::Recorded { .. } => "recorded".into(),
+        ScanOutcome::Done { .. } => "recorded".into(),
         ScanOutcome::Queued { .. } => "queued".into(),
         // The cashier says it was not a new visit: nothing more is done.
-        ScanOutcome::NeedsConfirmation { .. } => "refused:recent_visit".into(),
+        ScanOutcome::Known { .. } => "refused:recent_visit".into(),
         ScanOutcome::Refused { refusal, .. } => format!("refused:{}", refusal.code),
         ScanOutcome::NeedsDecision { .. } => "needs_decision".into(),
     }

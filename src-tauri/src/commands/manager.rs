@@ -11,7 +11,9 @@ use super::ConnectionView;
 use crate::CommandError;
 use crate::kiosk::{Kiosk, KioskStatus};
 use crate::till::Till;
-use crate::views::{IssueReply, MessageReply, QueueItemView};
+use counter_core::Never;
+
+use crate::views::{Issued, QueueItemView, Reply, SentMessage};
 
 /// The most writes the history screen lists at once (the export has them all).
 const HISTORY_ROWS: u32 = 1000;
@@ -76,7 +78,7 @@ pub async fn issue_gift_card(
     locale: String,
     recipient_name: String,
     recipient_email: String,
-) -> Result<IssueReply, CommandError> {
+) -> Result<Reply<Issued, Never>, CommandError> {
     let session = till.session().await;
     let issue = counter_core::GiftCardIssue {
         amount,
@@ -85,7 +87,8 @@ pub async fn issue_gift_card(
         recipient_name,
         recipient_email,
     };
-    Ok(session.counter.issue_gift_card(issue).await?.into())
+    let outcome = session.counter.issue_gift_card(issue).await?;
+    Ok(Reply::new(outcome, Issued::from, |never| never))
 }
 
 /// The business's figures for a period, beside the period of the same length before.
@@ -163,9 +166,10 @@ pub async fn preview_message(
 pub async fn send_message(
     till: State<'_, Till>,
     preview: u32,
-) -> Result<MessageReply, CommandError> {
+) -> Result<Reply<SentMessage, Never>, CommandError> {
     let session = till.session().await;
-    Ok(session.counter.send_message(preview).await?.into())
+    let outcome = session.counter.send_message(preview).await?;
+    Ok(Reply::new(outcome, SentMessage::from, |never| never))
 }
 
 /// The messages this till scheduled for later, with where each stands.
@@ -181,9 +185,10 @@ pub async fn scheduled_messages(
 pub async fn cancel_message(
     till: State<'_, Till>,
     id: String,
-) -> Result<MessageReply, CommandError> {
+) -> Result<Reply<SentMessage, Never>, CommandError> {
     let session = till.session().await;
-    Ok(session.counter.cancel_message(&id).await?.into())
+    let outcome = session.counter.cancel_message(&id).await?;
+    Ok(Reply::new(outcome, SentMessage::from, |never| never))
 }
 
 /// Turns the kiosk on or off (a manager's, both ways).

@@ -5,7 +5,6 @@
 use counter_core::input::InputError;
 use counter_core::kinds::{Abilities, ScanAction, Scope};
 use counter_core::offer::CardActions;
-use counter_core::payment::AmountError;
 use counter_core::scanner::Scanned;
 use counter_core::{ErrorCode, ItemId};
 use loyalty_api::{CardId, GiftCardId, PassId};
@@ -19,8 +18,8 @@ use crate::kiosk::{Kiosk, KioskStatus};
 use crate::till::Till;
 use crate::trouble::TroubleView;
 use crate::views::{
-    CardPanel, CustomerRow, EnrolReply, FreshCardView, GiftCardPanel, OfflinePolicyView, PassPanel,
-    PaymentReply, QueueItemView, QueueStatus, ScanRead, ScanReply, SyncView,
+    CardPanel, CustomerRow, FreshCardView, GiftCardPanel, NotEnough, OfflinePolicyView, Paid,
+    PassPanel, QueueItemView, QueueStatus, Reply, ScanRead, ScanReply, SyncView,
 };
 
 /// What the app is and where it keeps its data.
@@ -35,6 +34,8 @@ pub struct AppInfo {
     pub data_dir: String,
     /// The folder that holds the app's daily log files.
     pub log_dir: String,
+    /// This build has the built-in demo (the `demo` feature, on by default).
+    pub demo: bool,
 }
 
 /// The key the till is connected with, as the UI shows it. The key itself never
@@ -93,6 +94,7 @@ pub fn app_info(app: tauri::AppHandle) -> Result<AppInfo, CommandError> {
         version: app.package_info().version.to_string(),
         data_dir: folder(paths.app_data_dir())?,
         log_dir: folder(paths.app_log_dir())?,
+        demo: cfg!(feature = "demo"),
     })
 }
 
@@ -327,15 +329,12 @@ pub async fn record_scan(
     points: Option<i32>,
 ) -> Result<ScanReply, CommandError> {
     let session = till.session().await;
+    let card = CardId::new(card_id);
     let outcome = session
         .counter
-        .record_scan(
-            CardId::new(card_id),
-            action.into(),
-            points.map(Decimal::from),
-        )
+        .record_scan(card.clone(), action.into(), points.map(Decimal::from))
         .await?;
-    Ok(ScanReply::new(&session.counter, outcome))
+    Ok(ScanReply::new(&session.counter, outcome, &card)?)
 }
 
 /// The cashier confirms a repeat visit (after the `recent_visit` question).
@@ -346,7 +345,11 @@ pub async fn confirm_repeat_visit(
 ) -> Result<ScanReply, CommandError> {
     let session = till.session().await;
     let outcome = session.counter.confirm_repeat_visit(item).await?;
-    Ok(ScanReply::new(&session.counter, outcome))
+    let counter_core::Write::Scan { card_id, .. } = session.counter.item(outcome.item())?.write
+    else {
+        return Err(counter_core::Error::NoSuchItem.into());
+    };
+    Ok(ScanReply::new(&session.counter, outcome, &card_id)?)
 }
 
 /// The queue: open writes only, or the latest of everything.
@@ -420,20 +423,14 @@ pub async fn take_payment(
     id: String,
     amount: String,
     reference: Option<String>,
-) -> Result<PaymentReply, CommandError> {
+) -> Result<Reply<Paid, NotEnough>, CommandError> {
     let session = till.session().await;
     let reference = reference.filter(|r| !r.trim().is_empty());
     let outcome = session
         .counter
         .take_payment(GiftCardId::new(id), &amount, reference)
-        .await;
-    match outcome {
-        Ok(outcome) => Ok(outcome.into()),
-        Err(counter_core::Error::Amount(AmountError::OverBalance { available, .. })) => {
-            Ok(PaymentReply::OverBalance { available })
-        }
-        Err(error) => Err(error.into()),
-    }
+        .await?;
+    Ok(Reply::new(outcome, Paid::from, NotEnough::from))
 }
 
 /// Customers whose name, email or phone start with what was typed (local cache).
@@ -509,7 +506,7 @@ pub async fn enrol(
     email: String,
     wallet: String,
     send_welcome: bool,
-) -> Result<EnrolReply, CommandError> {
+) -> Result<Reply<CustomerRow, CustomerRow>, CommandError> {
     let session = till.session().await;
     let enrolment = counter_core::Enrolment {
         pass_id: Some(PassId::new(pass_id)),
@@ -518,7 +515,12 @@ pub async fn enrol(
         wallet,
         send_welcome,
     };
-    Ok(session.counter.enrol(enrolment).await?.into())
+    let outcome = session.counter.enrol(enrolment).await?;
+    Ok(Reply::new(
+        outcome,
+        |enrolled| CustomerRow::from(&enrolled),
+        |existing| CustomerRow::from(&existing),
+    ))
 }
 
 /// The start of what was given, for an error: enough to recognise it, never a huge

@@ -6,9 +6,10 @@ use counter_core::kinds::{CardStatus, LoyaltyType, ScanKind};
 use counter_core::offer::CardActions;
 use counter_core::scanner::NotACard;
 use counter_core::views::{CardView, PassView};
-use counter_core::{Counter, FreshCard, ItemId, ScanOutcome};
+use counter_core::{Counter, Error, FreshCard, Outcome, ScanOutcome};
+use loyalty_api::CardId;
 
-use super::{ReasonView, RefusalView, exported, int};
+use super::{Reply, exported, int};
 
 exported! {
 /// A loyalty card as the counter screen shows it, with what may be done with it (the
@@ -108,63 +109,56 @@ pub enum ScanRead {
 }
 
 exported! {
-/// The answer to a scan.
-#[serde(tag = "outcome", rename_all = "snake_case")]
-pub enum ScanReply {
-    /// Recorded by the service.
-    Recorded {
-        /// The outbox item.
-        item: ItemId,
-        /// What it was.
-        kind: ScanKind,
-        /// Visits added.
-        visits_added: i32,
-        /// Points added.
-        points_added: i32,
-        /// Points deducted.
-        points_deducted: i32,
-        /// A reward was earned: celebrate.
-        reward_earned: bool,
-        /// The card after it.
-        card: CardPanel,
-    },
-    /// Stored; it goes when the service answers.
-    Queued {
-        /// The outbox item.
-        item: ItemId,
-        /// The card as the till knows it.
-        card: Option<CardPanel>,
-    },
-    /// A visit less than 15 minutes after the last: ask.
-    NeedsConfirmation {
-        /// The refused item, to confirm.
-        item: ItemId,
-        /// The last visit (RFC 3339).
-        last_visit_at: Option<String>,
-    },
-    /// Refused by the service.
-    Refused {
-        /// The outbox item.
-        item: ItemId,
-        /// Why.
-        refusal: RefusalView,
-    },
-    /// A person must decide (see the queue).
-    NeedsDecision {
-        /// The outbox item.
-        item: ItemId,
-        /// Why.
-        reason: ReasonView,
-    },
+/// A scan the service recorded.
+pub struct Recorded {
+    /// What it was.
+    kind: ScanKind,
+    /// Visits added.
+    visits_added: i32,
+    /// Points added.
+    points_added: i32,
+    /// Points deducted.
+    points_deducted: i32,
+    /// A reward was earned: celebrate.
+    reward_earned: bool,
+    /// The card after it.
+    card: CardPanel,
+}
+}
+
+exported! {
+/// A visit less than 15 minutes after the card's last: the cashier is asked.
+pub struct RepeatQuestion {
+    /// The last visit (RFC 3339).
+    last_visit_at: Option<String>,
+}
+}
+
+exported! {
+/// The answer to a scan: what became of it and, while it waits in the queue, the card
+/// as the till knows it (provisional: the service has not counted it yet).
+pub struct ScanReply {
+    /// What became of it.
+    #[serde(flatten)]
+    #[ts(flatten)]
+    outcome: Reply<Recorded, RepeatQuestion>,
+    /// The card as the till knows it, while the scan is queued.
+    provisional: Option<CardPanel>,
 }
 }
 
 impl ScanReply {
-    /// The core's outcome, with the card as the counter shows it.
-    pub fn new(counter: &Counter, outcome: ScanOutcome) -> Self {
-        match outcome {
-            ScanOutcome::Recorded { item, result } => ScanReply::Recorded {
-                item,
+    /// The core's outcome of a scan on `card`, with the card as the counter shows it.
+    pub fn new(counter: &Counter, outcome: ScanOutcome, card: &CardId) -> Result<Self, Error> {
+        let provisional = match outcome {
+            Outcome::Queued { .. } => counter
+                .lookup_card(card)?
+                .map(|known| CardPanel::of_lookup(counter, &known)),
+            _ => None,
+        };
+        let outcome = Reply::new(
+            outcome,
+            |result| Recorded {
                 kind: result.kind,
                 visits_added: int(result.visits_added),
                 points_added: int(result.points_added),
@@ -172,26 +166,14 @@ impl ScanReply {
                 reward_earned: result.reward_earned,
                 card: CardPanel::new(counter, &result.card, None, 0),
             },
-            ScanOutcome::Queued { item, known } => ScanReply::Queued {
-                item,
-                card: known.as_ref().map(|k| CardPanel::of_lookup(counter, k)),
+            |repeat| RepeatQuestion {
+                last_visit_at: repeat.last_visit_at.map(|t| t.to_string()),
             },
-            ScanOutcome::NeedsConfirmation {
-                item,
-                last_visit_at,
-            } => ScanReply::NeedsConfirmation {
-                item,
-                last_visit_at: last_visit_at.map(|t| t.to_string()),
-            },
-            ScanOutcome::Refused { item, refusal } => ScanReply::Refused {
-                item,
-                refusal: RefusalView::from(&refusal),
-            },
-            ScanOutcome::NeedsDecision { item, reason } => ScanReply::NeedsDecision {
-                item,
-                reason: ReasonView::from(&reason),
-            },
-        }
+        );
+        Ok(Self {
+            outcome,
+            provisional,
+        })
     }
 }
 

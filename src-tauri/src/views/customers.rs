@@ -1,9 +1,9 @@
-//! The customers screen: search rows, the sync, and the answer to an enrolment.
+//! The customers screen: search rows (an enrolment answers with one) and the sync.
 
+use counter_core::SyncReport;
 use counter_core::cache::CustomerSummary;
-use counter_core::{EnrolOutcome, ItemId, SyncReport};
 
-use super::{ReasonView, RefusalView, exported, small};
+use super::{exported, small};
 
 exported! {
 /// A customer as search lists them.
@@ -51,70 +51,6 @@ impl From<SyncReport> for SyncView {
             stored: small(r.stored),
             cached: small(r.cached),
             finished: r.finished,
-        }
-    }
-}
-
-exported! {
-/// The answer to an enrolment.
-#[serde(tag = "outcome", rename_all = "snake_case")]
-pub enum EnrolReply {
-    /// Enrolled: the new customer with their card.
-    Enrolled {
-        /// The outbox item.
-        item: ItemId,
-        /// The customer.
-        customer: CustomerRow,
-    },
-    /// The email is already enrolled on this pass: that customer opens instead.
-    AlreadyEnrolled {
-        /// The outbox item (refused: nothing was created).
-        item: ItemId,
-        /// The existing customer, read from the service now when it answers.
-        customer: CustomerRow,
-    },
-    /// Stored; it goes when the service answers.
-    Queued {
-        /// The outbox item.
-        item: ItemId,
-    },
-    /// Refused.
-    Refused {
-        /// The outbox item.
-        item: ItemId,
-        /// Why.
-        refusal: RefusalView,
-    },
-    /// A person must decide.
-    NeedsDecision {
-        /// The outbox item.
-        item: ItemId,
-        /// Why.
-        reason: ReasonView,
-    },
-}
-}
-
-impl From<EnrolOutcome> for EnrolReply {
-    fn from(outcome: EnrolOutcome) -> Self {
-        match outcome {
-            EnrolOutcome::Enrolled { item, customer } => EnrolReply::Enrolled {
-                item,
-                customer: CustomerRow::from(&customer),
-            },
-            EnrolOutcome::AlreadyEnrolled { item, customer } => EnrolReply::AlreadyEnrolled {
-                item,
-                customer: CustomerRow::from(&customer),
-            },
-            EnrolOutcome::Queued { item } => EnrolReply::Queued { item },
-            EnrolOutcome::Refused { item, refusal } => EnrolReply::Refused {
-                item,
-                refusal: RefusalView::from(&refusal),
-            },
-            EnrolOutcome::NeedsDecision { item, reason } => EnrolReply::NeedsDecision {
-                item,
-                reason: ReasonView::from(&reason),
-            },
         }
     }
 }

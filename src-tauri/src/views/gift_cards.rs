@@ -3,10 +3,10 @@
 
 use counter_core::kinds::{EmailReason, GiftCardStatus, LedgerKind};
 use counter_core::offer::PaymentOffer;
-use counter_core::views::{Answer, LedgerEntryView};
-use counter_core::{GiftCardRead, ItemId, PaymentOutcome, WriteOutcome};
+use counter_core::views::{IssuedGiftCardView, LedgerEntryView, PaymentView};
+use counter_core::{GiftCardRead, InsufficientBalance};
 
-use super::{ReasonView, RefusalView, exported};
+use super::exported;
 
 exported! {
 /// A gift card as the gift-card screen shows it, with what a payment may take (the
@@ -83,149 +83,62 @@ impl From<GiftCardRead> for GiftCardPanel {
 }
 
 exported! {
-/// The answer to issuing a gift card.
-#[serde(tag = "outcome", rename_all = "snake_case")]
-pub enum IssueReply {
-    /// Issued: the card opens with its ledger; whether its email went, and why not.
-    Issued {
-        /// The outbox item.
-        item: ItemId,
-        /// The card's id.
-        id: String,
-        /// Whether the recipient's email went.
-        email_sent: bool,
-        /// Why it did not.
-        email_reason: Option<EmailReason>,
-    },
-    /// Stored; it goes when the service answers.
-    Queued {
-        /// The outbox item.
-        item: ItemId,
-    },
-    /// Refused.
-    Refused {
-        /// The outbox item.
-        item: ItemId,
-        /// Why.
-        refusal: RefusalView,
-    },
-    /// A person must decide.
-    NeedsDecision {
-        /// The outbox item.
-        item: ItemId,
-        /// Why.
-        reason: ReasonView,
-    },
+/// A gift card issued: it opens with its ledger; whether its email went, and why not.
+pub struct Issued {
+    /// The card's id.
+    id: String,
+    /// Whether the recipient's email went.
+    email_sent: bool,
+    /// Why it did not.
+    email_reason: Option<EmailReason>,
 }
 }
 
-impl From<WriteOutcome> for IssueReply {
-    fn from(outcome: WriteOutcome) -> Self {
-        match outcome {
-            WriteOutcome::Done {
-                item,
-                answer:
-                    Answer::GiftCard {
-                        gift_card,
-                        email_sent,
-                        email_reason,
-                    },
-            } => IssueReply::Issued {
-                item,
-                id: gift_card.id.as_str().to_owned(),
-                email_sent,
-                email_reason,
-            },
-            // An issue is answered with a gift card; any other answer is not this write's.
-            WriteOutcome::Done { item, .. } | WriteOutcome::Queued { item } => {
-                IssueReply::Queued { item }
-            }
-            WriteOutcome::Refused { item, refusal } => IssueReply::Refused {
-                item,
-                refusal: RefusalView::from(&refusal),
-            },
-            WriteOutcome::NeedsDecision { item, reason } => IssueReply::NeedsDecision {
-                item,
-                reason: ReasonView::from(&reason),
-            },
+impl From<IssuedGiftCardView> for Issued {
+    fn from(issued: IssuedGiftCardView) -> Self {
+        Self {
+            id: issued.gift_card.id.as_str().to_owned(),
+            email_sent: issued.email_sent,
+            email_reason: issued.email_reason,
         }
     }
 }
 
 exported! {
-/// The answer to a payment.
-#[serde(tag = "outcome", rename_all = "snake_case")]
-pub enum PaymentReply {
-    /// Taken.
-    Paid {
-        /// The outbox item.
-        item: ItemId,
-        /// The amount taken.
-        amount: String,
-        /// The balance after it.
-        balance_after: String,
-        /// The card's status after it.
-        status: GiftCardStatus,
-    },
-    /// Stored; it goes when the service answers.
-    Queued {
-        /// The outbox item.
-        item: ItemId,
-    },
-    /// More than the card holds: offer the remaining balance.
-    InsufficientBalance {
-        /// The outbox item.
-        item: ItemId,
-        /// What the card holds.
-        balance: Option<String>,
-    },
-    /// More than the card can still give, by the till's own figures (its balance less
-    /// the payments from it still at risk): nothing was stored; offer what is left.
-    OverBalance {
-        /// What the card can still give.
-        available: String,
-    },
-    /// Refused.
-    Refused {
-        /// The outbox item.
-        item: ItemId,
-        /// Why.
-        refusal: RefusalView,
-    },
-    /// A person must decide.
-    NeedsDecision {
-        /// The outbox item.
-        item: ItemId,
-        /// Why.
-        reason: ReasonView,
-    },
+/// A payment taken.
+pub struct Paid {
+    /// The amount taken.
+    amount: String,
+    /// The balance after it.
+    balance_after: String,
+    /// The card's status after it.
+    status: GiftCardStatus,
 }
 }
 
-impl From<PaymentOutcome> for PaymentReply {
-    fn from(outcome: PaymentOutcome) -> Self {
-        match outcome {
-            PaymentOutcome::Paid { item, payment } => PaymentReply::Paid {
-                item,
-                amount: payment.amount.to_string(),
-                balance_after: payment.balance_after.to_string(),
-                status: payment.gift_card.status,
-            },
-            PaymentOutcome::Queued { item, .. } => PaymentReply::Queued { item },
-            PaymentOutcome::InsufficientBalance { item, balance } => {
-                PaymentReply::InsufficientBalance {
-                    item,
-                    balance: balance.map(|b| b.amount.to_string()),
-                }
-            }
-            PaymentOutcome::Refused { item, refusal } => PaymentReply::Refused {
-                item,
-                refusal: RefusalView::from(&refusal),
-            },
-            PaymentOutcome::NeedsDecision { item, reason } => PaymentReply::NeedsDecision {
-                item,
-                reason: ReasonView::from(&reason),
-            },
+impl From<PaymentView> for Paid {
+    fn from(payment: PaymentView) -> Self {
+        Self {
+            amount: payment.amount.to_string(),
+            balance_after: payment.balance_after.to_string(),
+            status: payment.gift_card.status,
+        }
+    }
+}
+
+exported! {
+/// A payment refused as more than the card holds: nothing taken; the screen offers
+/// the balance.
+pub struct NotEnough {
+    /// What the card holds, when the service said.
+    balance: Option<String>,
+}
+}
+
+impl From<InsufficientBalance> for NotEnough {
+    fn from(refused: InsufficientBalance) -> Self {
+        Self {
+            balance: refused.balance.map(|b| b.amount.to_string()),
         }
     }
 }

@@ -12,12 +12,13 @@ mod queue;
 mod status;
 
 pub use counter::{CardPanel, FreshCardView, PassPanel, ScanRead, ScanReply};
-pub use customers::{CustomerRow, EnrolReply, SyncView};
-pub use gift_cards::{GiftCardPanel, IssueReply, OfflinePolicyView, PaymentReply};
-pub use messages::MessageReply;
+pub use customers::{CustomerRow, SyncView};
+pub use gift_cards::{GiftCardPanel, Issued, NotEnough, OfflinePolicyView, Paid};
+pub use messages::SentMessage;
 pub use queue::{QueueItemView, ReasonView};
 pub use status::{CoreEvent, QueueStatus};
 
+use counter_core::{ItemId, Outcome};
 use loyalty_api::ErrorCode;
 
 /// Where generated types go.
@@ -89,7 +90,76 @@ impl RefusalView {
 impl From<&counter_core::Refusal> for RefusalView {
     /// A stored refusal, with the status its code always has.
     fn from(r: &counter_core::Refusal) -> Self {
-        let code = ErrorCode::parse(&r.code);
-        Self::new(&code, code.status(), r.detail.clone(), r.request_id.clone())
+        Self::new(
+            &r.code,
+            r.code.status(),
+            r.detail.clone(),
+            r.request_id.clone(),
+        )
+    }
+}
+
+exported! {
+/// What became of a write, as every screen receives it: the core's [`Outcome`] with
+/// its answer (`T`) and the refusal the write expects (`K`) as the screen shows them,
+/// and the service's refusal and the decision's reason in the screens' terms.
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum Reply<T, K> {
+    /// The service did it: its answer.
+    Done {
+        /// The outbox item.
+        item: ItemId,
+        /// The answer.
+        answer: T,
+    },
+    /// Refused in a way this write expects: what the screen offers instead.
+    Known {
+        /// The outbox item (closed as refused).
+        item: ItemId,
+        /// What the refusal means here.
+        known: K,
+    },
+    /// Stored; it goes when the service answers.
+    Queued {
+        /// The outbox item.
+        item: ItemId,
+    },
+    /// Refused by the service.
+    Refused {
+        /// The outbox item.
+        item: ItemId,
+        /// Why.
+        refusal: RefusalView,
+    },
+    /// A person must decide (see the queue).
+    NeedsDecision {
+        /// The outbox item.
+        item: ItemId,
+        /// Why.
+        reason: ReasonView,
+    },
+}
+}
+
+impl<T, K> Reply<T, K> {
+    /// `outcome`, its answer and its expected refusal shown by `answer` and `known`.
+    pub fn new<U, L>(
+        outcome: Outcome<U, L>,
+        answer: impl FnOnce(U) -> T,
+        known: impl FnOnce(L) -> K,
+    ) -> Self {
+        match outcome.map(answer, known) {
+            Outcome::Done { item, answer } => Reply::Done { item, answer },
+            Outcome::Known { item, known } => Reply::Known { item, known },
+            Outcome::Queued { item } => Reply::Queued { item },
+            Outcome::Refused { item, refusal } => Reply::Refused {
+                item,
+                refusal: RefusalView::from(&refusal),
+            },
+            Outcome::NeedsDecision { item, reason } => Reply::NeedsDecision {
+                item,
+                reason: ReasonView::from(&reason),
+            },
+        }
     }
 }

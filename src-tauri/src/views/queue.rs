@@ -258,9 +258,9 @@ impl From<&Answer> for AnswerView {
             AnswerView::Customer {
                 id: c.id.as_str().to_owned(),
             }
-        } else if let Answer::GiftCard { gift_card, .. } = answer {
+        } else if let Answer::GiftCard(issued) = answer {
             AnswerView::GiftCard {
-                id: gift_card.id.as_str().to_owned(),
+                id: issued.gift_card.id.as_str().to_owned(),
             }
         } else {
             AnswerView::Other

@@ -42,9 +42,9 @@ describe('Customers', () => {
   it('opens the customer the core names when the email is already enrolled', async () => {
     ipc.passes.mockResolvedValue([{ id: 'pass_0000000001', name: 'Points', loyalty_type: 'points', goal: 100, reward_title: 'A coffee' }]);
     ipc.enrol.mockResolvedValue({
-      outcome: 'already_enrolled',
+      outcome: 'known',
       item: 7,
-      customer: { id: 'cus_0000000009', name: 'Zoë Prieto', email: 'zoe@example.com', phone: null, card_ids: ['card_0000000009'] },
+      known: { id: 'cus_0000000009', name: 'Zoë Prieto', email: 'zoe@example.com', phone: null, card_ids: ['card_0000000009'] },
     });
     render(Customers, { connection: connection({ read: true, enrol: true }), lang: 'en', onopencard: () => {} });
     await fireEvent.click(document.getElementById('enrol-open')!);

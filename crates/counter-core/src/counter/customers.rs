@@ -17,45 +17,11 @@ pub struct Enrolment {
     pub send_welcome: bool,
 }
 
-/// The answer to an enrolment.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum EnrolOutcome {
-    /// Enrolled: the new customer, with their card.
-    Enrolled {
-        /// The outbox item.
-        item: ItemId,
-        /// The customer.
-        customer: CustomerSummary,
-    },
-    /// The email is already enrolled on this pass: the customer the service named,
-    /// read from the service now (from the cache when it cannot be read; only their id
-    /// when neither knows them).
-    AlreadyEnrolled {
-        /// The outbox item (refused: nothing was created).
-        item: ItemId,
-        /// The existing customer.
-        customer: CustomerSummary,
-    },
-    /// Stored and queued.
-    Queued {
-        /// The outbox item.
-        item: ItemId,
-    },
-    /// The service refused it.
-    Refused {
-        /// The outbox item.
-        item: ItemId,
-        /// Why.
-        refusal: Refusal,
-    },
-    /// A person must decide.
-    NeedsDecision {
-        /// The outbox item.
-        item: ItemId,
-        /// Why.
-        reason: DecisionReason,
-    },
-}
+/// What became of an enrolment ([`Counter::enrol`]): the customer enrolled, or, when
+/// the email is already enrolled on the pass, the customer the service named (read from
+/// the service now; from the cache when it cannot be read; only their id when neither
+/// knows them).
+pub type EnrolOutcome = Outcome<CustomerSummary, CustomerSummary>;
 
 /// The ids a `customer_exists` detail may hold: the whole detail when it is an id, else
 /// each word of it that mixes letters and digits, last first (a sentence names the
@@ -179,32 +145,29 @@ impl Counter {
             wallet,
             send_welcome: enrolment.send_welcome,
         };
-        Ok(match self.write_outcome(write).await? {
-            WriteOutcome::Done {
-                item,
-                answer: Answer::Customer(customer),
-            } => EnrolOutcome::Enrolled {
-                item,
-                customer: CustomerSummary::from(&customer),
+        let (item, _) = self.submit(write, None).await?;
+        let outcome = Outcome::of(
+            &item,
+            |answer| match answer {
+                Answer::Customer(customer) => Some(CustomerSummary::from(&customer)),
+                _ => None,
             },
-            WriteOutcome::Done { item, .. } => {
-                unreachable!("item {item}: an enrolment answers a customer")
-            }
-            WriteOutcome::Refused { item, refusal }
-                if refusal.code == loyalty_api::ErrorCode::CustomerExists.as_str() =>
-            {
+            |refusal| {
+                (refusal.code == loyalty_api::ErrorCode::CustomerExists).then(|| refusal.clone())
+            },
+        )?;
+        outcome
+            .settle_known(|item, refusal| async move {
                 let named = named_ids(refusal.detail.as_deref().unwrap_or_default());
-                match self.existing_customer(&named).await? {
-                    Some(customer) => EnrolOutcome::AlreadyEnrolled { item, customer },
-                    None => EnrolOutcome::Refused { item, refusal },
-                }
-            }
-            WriteOutcome::Refused { item, refusal } => EnrolOutcome::Refused { item, refusal },
-            WriteOutcome::Queued { item } => EnrolOutcome::Queued { item },
-            WriteOutcome::NeedsDecision { item, reason } => {
-                EnrolOutcome::NeedsDecision { item, reason }
-            }
-        })
+                Ok(match self.existing_customer(&named).await? {
+                    Some(customer) => Outcome::Known {
+                        item,
+                        known: customer,
+                    },
+                    None => Outcome::Refused { item, refusal },
+                })
+            })
+            .await
     }
 
     /// The customer the service named as already enrolled (`named`: the ids its detail

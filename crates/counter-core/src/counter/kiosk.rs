@@ -141,8 +141,8 @@ impl Counter {
             return Ok(CheckIn::AlreadyCheckedIn { at: None });
         };
         let (item, report) = self.attend(id).await?;
-        Ok(match self.scan_outcome(item, report, &card)? {
-            ScanOutcome::Recorded { result, .. } => {
+        Ok(match scans::scan_outcome(&item, report)? {
+            ScanOutcome::Done { answer: result, .. } => {
                 self.learn_who_checked_in(&card, &result).await;
                 CheckIn::Counted {
                     name: name(),
@@ -161,8 +161,8 @@ impl Counter {
             ScanOutcome::Queued { .. } | ScanOutcome::NeedsDecision { .. } => {
                 CheckIn::Saved { name: name() }
             }
-            ScanOutcome::NeedsConfirmation { last_visit_at, .. } => CheckIn::AlreadyCheckedIn {
-                at: last_visit_at.map(|t| t.to_string()),
+            ScanOutcome::Known { known, .. } => CheckIn::AlreadyCheckedIn {
+                at: known.last_visit_at.map(|t| t.to_string()),
             },
             ScanOutcome::Refused { .. } => CheckIn::Refused,
         })

@@ -3,10 +3,13 @@
 //! a manager's visit to the manager's screens, which lasts while one of them is open
 //! and the manager does something at least every [`Config::manager_idle`]. What can
 //! cost money or change where writes go asks [`Counter::as_manager`], whatever the page
-//! says. Idle is measured on the monotonic clock: neither a change of the wall clock
-//! nor a restart (which forgets the manager) can stretch it.
+//! says. Idle is measured on the till's uptime ([`Clock::uptime`]): neither a change of
+//! the wall clock nor a restart (which forgets the manager) can stretch it, and a test
+//! moves it with the till's clock.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::clock::Uptime;
 
 use super::*;
 use crate::pin::{self, PinError, PinStatus};
@@ -33,18 +36,35 @@ pub enum PinFor {
 #[derive(Debug, Default)]
 pub(super) struct Presence {
     /// A visit to the manager's screens, until then (moved on by each action).
-    visit_until: Option<Instant>,
+    visit_until: Option<Uptime>,
     /// A PIN given for one action, usable until then.
-    one_action_until: Option<Instant>,
+    one_action_until: Option<Uptime>,
 }
 
 impl Presence {
-    fn visiting(&self, now: Instant) -> bool {
-        self.visit_until.is_some_and(|until| now < until)
+    fn visiting(&self, now: &Uptime) -> bool {
+        self.visit_until
+            .as_ref()
+            .is_some_and(|until| before(now, until))
     }
 
-    fn one_action(&self, now: Instant) -> bool {
-        self.one_action_until.is_some_and(|until| now < until)
+    fn one_action(&self, now: &Uptime) -> bool {
+        self.one_action_until
+            .as_ref()
+            .is_some_and(|until| before(now, until))
+    }
+}
+
+/// Whether `now` comes before `until` (on the same boot: uptime restarts with one).
+fn before(now: &Uptime, until: &Uptime) -> bool {
+    now.boot == until.boot && now.since_boot < until.since_boot
+}
+
+/// `by` after `now`.
+fn after(now: &Uptime, by: Duration) -> Uptime {
+    Uptime {
+        boot: now.boot.clone(),
+        since_boot: now.since_boot.saturating_add(by),
     }
 }
 
@@ -52,7 +72,7 @@ impl Counter {
     /// Where the manager's PIN stands, and whether a manager is here (on a visit).
     pub fn pin_status(&self) -> Result<PinStatus, Error> {
         Ok(PinStatus {
-            manager_here: self.presence().visiting(Instant::now()),
+            manager_here: self.presence().visiting(&self.core.uptime()),
             ..pin::status(&self.core.db(), self.core.now(), &self.core.uptime())?
         })
     }
@@ -102,14 +122,14 @@ impl Counter {
     /// Goes on only when a manager is here: on a visit (kept a while longer), or with
     /// a PIN given for one action, which this uses up.
     pub(crate) fn as_manager(&self) -> Result<(), Error> {
-        let now = Instant::now();
+        let now = self.core.uptime();
         let mut presence = self.presence();
-        if presence.visiting(now) {
-            presence.visit_until = Some(now + self.core.config.manager_idle);
+        if presence.visiting(&now) {
+            presence.visit_until = Some(after(&now, self.core.config.manager_idle));
             presence.one_action_until = None;
             return Ok(());
         }
-        let one_action = presence.one_action(now);
+        let one_action = presence.one_action(&now);
         *presence = Presence::default();
         if one_action {
             Ok(())
@@ -121,9 +141,9 @@ impl Counter {
     /// Whether [`Counter::as_manager`] would go on now, using nothing up: for an action
     /// that asks the service something first.
     pub(crate) fn manager_may(&self) -> Result<(), Error> {
-        let now = Instant::now();
+        let now = self.core.uptime();
         let presence = self.presence();
-        if presence.visiting(now) || presence.one_action(now) {
+        if presence.visiting(&now) || presence.one_action(&now) {
             Ok(())
         } else {
             Err(PinError::ManagerOnly.into())
@@ -131,7 +151,7 @@ impl Counter {
     }
 
     fn manager_arrives(&self, opens: PinFor) {
-        let until = Instant::now() + self.core.config.manager_idle;
+        let until = after(&self.core.uptime(), self.core.config.manager_idle);
         let mut presence = self.presence();
         match opens {
             PinFor::Visit => presence.visit_until = Some(until),

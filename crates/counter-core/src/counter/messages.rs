@@ -52,7 +52,7 @@ impl Counter {
         &self,
         message: BroadcastDraft,
         confirmation_token: &str,
-    ) -> Result<WriteOutcome, Error> {
+    ) -> Result<Outcome<BroadcastView>, Error> {
         self.staff()?;
         let write = Write::ConfirmBroadcast {
             pass_id: message.pass_id,
@@ -63,7 +63,7 @@ impl Counter {
             targeting: message.targeting,
             confirmation_token: loyalty_api::ConfirmationToken::new(confirmation_token),
         };
-        self.write_outcome(write).await
+        self.write_outcome(write, broadcast).await
     }
 }
 
@@ -265,7 +265,7 @@ impl Counter {
 
     /// Sends the message of preview `preview`, exactly as previewed, through the outbox
     /// (a manager's). A preview is sent once: a second send finds it gone.
-    pub async fn send_message(&self, preview: u32) -> Result<WriteOutcome, Error> {
+    pub async fn send_message(&self, preview: u32) -> Result<Outcome<BroadcastView>, Error> {
         self.staff()?;
         self.as_manager()?;
         let (message, token) = self
@@ -279,7 +279,7 @@ impl Counter {
     }
 
     /// Cancels a message this till scheduled, through the outbox (a manager's).
-    pub async fn cancel_message(&self, id: &str) -> Result<WriteOutcome, Error> {
+    pub async fn cancel_message(&self, id: &str) -> Result<Outcome<BroadcastView>, Error> {
         self.staff()?;
         self.as_manager()?;
         let known = self.scheduled_messages()?.into_iter().any(|m| m.id == id);
@@ -289,7 +289,7 @@ impl Counter {
         let write = Write::CancelBroadcast {
             broadcast_id: loyalty_api::BroadcastId::new(id),
         };
-        self.write_outcome(write).await
+        self.write_outcome(write, broadcast).await
     }
 
     /// The messages this till scheduled for later (the API lists none): read from its
@@ -300,20 +300,16 @@ impl Counter {
         let mut scheduled: Vec<ScheduledMessage> = items
             .iter()
             .filter_map(|item| match (&item.write, &item.answer) {
-                (
-                    Write::ConfirmBroadcast { title, .. },
-                    Some(Answer::Broadcast {
-                        id,
-                        status,
-                        scheduled_at,
-                        ..
-                    }),
-                ) if status == "scheduled" => Some(ScheduledMessage {
-                    id: id.as_str().to_owned(),
-                    title: title.clone(),
-                    scheduled_at: scheduled_at.map(|t| t.to_string()),
-                    state: ScheduledState::Scheduled,
-                }),
+                (Write::ConfirmBroadcast { title, .. }, Some(Answer::Broadcast(message)))
+                    if message.status == "scheduled" =>
+                {
+                    Some(ScheduledMessage {
+                        id: message.id.as_str().to_owned(),
+                        title: title.clone(),
+                        scheduled_at: message.scheduled_at.map(|t| t.to_string()),
+                        state: ScheduledState::Scheduled,
+                    })
+                }
                 _ => None,
             })
             .collect();
@@ -327,18 +323,24 @@ impl Counter {
             message.state = match cancel {
                 None => ScheduledState::Scheduled,
                 Some(item) => match (&item.answer, &item.refusal) {
-                    (Some(Answer::Broadcast { cancelled_at, .. }), _) => {
-                        ScheduledState::Cancelled {
-                            at: cancelled_at.map(|t| t.to_string()),
-                        }
-                    }
+                    (Some(Answer::Broadcast(cancelled)), _) => ScheduledState::Cancelled {
+                        at: cancelled.cancelled_at.map(|t| t.to_string()),
+                    },
                     (None, Some(refusal)) => ScheduledState::CancelRefused {
-                        code: refusal.code.clone(),
+                        code: refusal.code.as_str().to_owned(),
                     },
                     _ => ScheduledState::Cancelling,
                 },
             };
         }
         Ok(scheduled)
+    }
+}
+
+/// A message's answer, as a confirm or a cancel stores it.
+fn broadcast(answer: Answer) -> Option<BroadcastView> {
+    match answer {
+        Answer::Broadcast(message) => Some(message),
+        _ => None,
     }
 }

@@ -30,9 +30,8 @@ use crate::offer::{CardActions, PaymentOffer};
 use crate::outbox::business::{Business, OwnerId};
 use crate::outbox::send::{self, Mode, Report};
 use crate::outbox::store::RepeatConfirmation;
-use crate::outbox::{
-    DecisionReason, ItemId, ItemState, OutboxItem, QueueCounts, Refusal, Write, store,
-};
+use crate::outbox::{ItemId, ItemState, OutboxItem, QueueCounts, Write, store};
+use crate::outcome::Outcome;
 use crate::payment::{self, AmountError, OfflinePaymentPolicy};
 use crate::secrets::{KeptKey, KeyFingerprint, KeyStorage, KeyStore};
 use crate::settings::{self, KeptConnection, Settings};
@@ -40,8 +39,8 @@ use crate::shared::{Core, Sender};
 use crate::sync::{self, SyncReport};
 use crate::trouble::Trouble;
 use crate::views::{
-    Answer, BroadcastPreviewView, CustomerView, GiftCardView, LedgerEntryView, PassView,
-    PaymentView, ScanResultView,
+    Answer, BroadcastPreviewView, BroadcastView, CustomerView, GiftCardView, IssuedGiftCardView,
+    LedgerEntryView, PassView, PaymentView, ScanResultView,
 };
 
 mod browse;
@@ -67,11 +66,13 @@ pub use messages::{
     BroadcastDraft, MessageAudience, MessageDraft, MessagePreview, ScheduledMessage, ScheduledState,
 };
 pub use payments::GiftCardRead;
-pub use payments::{Balance, GiftCardIssue, IssueChoices, IssuedCard, PaymentOutcome};
+pub use payments::{
+    Balance, GiftCardIssue, InsufficientBalance, IssueChoices, IssuedCard, PaymentOutcome,
+};
 pub use places::{Place, TillPlaces};
 pub use queue::ItemChoices;
 pub use samples::{SampleCard, SampleCardKind, SampleGiftCard, SampleGiftKind, Samples};
-pub use scans::{CardOffer, FreshCard, ScanOutcome};
+pub use scans::{CardOffer, FreshCard, RepeatVisit, ScanOutcome};
 
 /// What the key is, as the UI shows it after connecting.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -87,38 +88,6 @@ pub struct Connection {
     /// The business's id (None when kept by a version that did not record it, until
     /// the service is asked again).
     pub business_id: Option<String>,
-}
-
-/// The answer to an enrolment or a gift-card issue.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "outcome", rename_all = "snake_case")]
-pub enum WriteOutcome {
-    /// The service did it; its answer.
-    Done {
-        /// The outbox item.
-        item: ItemId,
-        /// The answer.
-        answer: Answer,
-    },
-    /// Stored and queued.
-    Queued {
-        /// The outbox item.
-        item: ItemId,
-    },
-    /// The service refused it.
-    Refused {
-        /// The outbox item.
-        item: ItemId,
-        /// Why.
-        refusal: Refusal,
-    },
-    /// A person must decide.
-    NeedsDecision {
-        /// The outbox item.
-        item: ItemId,
-        /// Why.
-        reason: DecisionReason,
-    },
 }
 
 /// One open till: its outbox, cache, settings and connection.
@@ -168,14 +137,6 @@ impl Drop for Counter {
 
 fn outcome_state(core: &Core, id: ItemId) -> Result<OutboxItem, Error> {
     store::get(&core.db(), id)?.ok_or(Error::NoSuchItem)
-}
-
-/// The service's refusal of a refused item. An item a person closed (discarded, or
-/// replaced) has none: asked about again (a stale screen), it is said to be withdrawn.
-fn refusal_of(item: &OutboxItem) -> Result<Refusal, Error> {
-    item.refusal
-        .clone()
-        .ok_or_else(|| Error::NotAllowed(NotAllowed::Withdrawn))
 }
 
 fn not_a_recent_visit() -> Error {
@@ -409,25 +370,14 @@ impl Counter {
         Ok((outcome_state(&core, id)?, report))
     }
 
-    async fn write_outcome(&self, write: Write) -> Result<WriteOutcome, Error> {
+    /// Submits `write` and answers what became of it, its answer read by `answer`.
+    async fn write_outcome<T>(
+        &self,
+        write: Write,
+        answer: impl FnOnce(Answer) -> Option<T>,
+    ) -> Result<Outcome<T>, Error> {
         let (item, _) = self.submit(write, None).await?;
-        Ok(match item.state {
-            ItemState::Done => WriteOutcome::Done {
-                item: item.id,
-                answer: item.answer.expect("a done item keeps its answer"),
-            },
-            ItemState::Refused => WriteOutcome::Refused {
-                item: item.id,
-                refusal: refusal_of(&item)?,
-            },
-            ItemState::NeedsDecision => WriteOutcome::NeedsDecision {
-                item: item.id,
-                reason: item
-                    .reason
-                    .expect("an item that needs a decision keeps its reason"),
-            },
-            ItemState::Queued | ItemState::Sending => WriteOutcome::Queued { item: item.id },
-        })
+        Outcome::of(&item, answer, |_| None)
     }
 
     /// The till's settings.

@@ -14,46 +14,16 @@ pub struct Balance {
     pub currency: Currency,
 }
 
-/// The answer to `take_payment`.
+/// A payment refused as more than the card holds: nothing was taken. The counter
+/// offers to take exactly `balance`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "outcome", rename_all = "snake_case")]
-pub enum PaymentOutcome {
-    /// The service took it.
-    Paid {
-        /// The outbox item.
-        item: ItemId,
-        /// The payment.
-        payment: PaymentView,
-    },
-    /// Stored and queued (offline, within the manager's policy).
-    Queued {
-        /// The outbox item.
-        item: ItemId,
-        /// The amount queued.
-        amount_minor: MinorUnits,
-    },
-    /// More than the card holds: nothing taken. Offer to take exactly `balance`.
-    InsufficientBalance {
-        /// The refused item.
-        item: ItemId,
-        /// What the card holds.
-        balance: Option<Balance>,
-    },
-    /// The service refused it.
-    Refused {
-        /// The outbox item.
-        item: ItemId,
-        /// Why.
-        refusal: Refusal,
-    },
-    /// A person must decide.
-    NeedsDecision {
-        /// The outbox item.
-        item: ItemId,
-        /// Why.
-        reason: DecisionReason,
-    },
+pub struct InsufficientBalance {
+    /// What the card holds, when the service said.
+    pub balance: Option<Balance>,
 }
+
+/// What became of a payment ([`Counter::take_payment`]).
+pub type PaymentOutcome = Outcome<PaymentView, InsufficientBalance>;
 
 /// A gift card to issue.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -250,43 +220,24 @@ impl Counter {
             reference,
         };
         let (item, report) = self.submit(write, None).await?;
-        Ok(match item.state {
-            ItemState::Done => match item.answer {
-                Some(Answer::GiftCardPayment(payment)) => PaymentOutcome::Paid {
-                    item: item.id,
-                    payment,
-                },
-                _ => unreachable!("a done payment stores a payment"),
+        Outcome::of(
+            &item,
+            |answer| match answer {
+                Answer::GiftCardPayment(payment) => Some(payment),
+                _ => None,
             },
-            ItemState::Refused => {
-                let refusal = refusal_of(&item)?;
-                if refusal.code == loyalty_api::ErrorCode::InsufficientBalance.as_str() {
-                    PaymentOutcome::InsufficientBalance {
-                        item: item.id,
+            |refusal| {
+                (refusal.code == loyalty_api::ErrorCode::InsufficientBalance).then(|| {
+                    InsufficientBalance {
                         balance: report.balance.map(|b| Balance {
                             amount: b.amount,
                             amount_minor: b.amount_minor,
                             currency: b.currency,
                         }),
                     }
-                } else {
-                    PaymentOutcome::Refused {
-                        item: item.id,
-                        refusal,
-                    }
-                }
-            }
-            ItemState::NeedsDecision => PaymentOutcome::NeedsDecision {
-                item: item.id,
-                reason: item
-                    .reason
-                    .expect("an item that needs a decision keeps its reason"),
+                })
             },
-            ItemState::Queued | ItemState::Sending => PaymentOutcome::Queued {
-                item: item.id,
-                amount_minor: minor,
-            },
-        })
+        )
     }
 
     /// Minor units of payments at risk (queued, sending, needing a decision) in
@@ -467,7 +418,10 @@ impl Counter {
 
     /// Issues a gift card, checked whole before anything is stored: a manager's
     /// decision (it promises money).
-    pub async fn issue_gift_card(&self, issue: GiftCardIssue) -> Result<WriteOutcome, Error> {
+    pub async fn issue_gift_card(
+        &self,
+        issue: GiftCardIssue,
+    ) -> Result<Outcome<IssuedGiftCardView>, Error> {
         self.staff()?;
         let currency = Currency::new(&issue.currency).map_err(|_| NotAllowed::NotACurrency {
             given: issue.currency.chars().take(8).collect(),
@@ -482,6 +436,10 @@ impl Counter {
             recipient_email: input::email(&issue.recipient_email)?,
         };
         self.as_manager()?;
-        self.write_outcome(write).await
+        self.write_outcome(write, |answer| match answer {
+            Answer::GiftCard(issued) => Some(issued),
+            _ => None,
+        })
+        .await
     }
 }

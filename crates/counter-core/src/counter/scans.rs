@@ -4,46 +4,16 @@ use super::*;
 use crate::scanner::{self, NotACard, Scanned};
 use crate::views::CardView;
 
-/// The answer to `record_scan` and `confirm_repeat_visit`.
+/// A visit refused as less than 15 minutes after the card's last: the cashier chooses
+/// whether to record another ([`Counter::confirm_repeat_visit`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "outcome", rename_all = "snake_case")]
-pub enum ScanOutcome {
-    /// The service recorded it.
-    Recorded {
-        /// The outbox item.
-        item: ItemId,
-        /// The service's answer.
-        result: ScanResultView,
-    },
-    /// Stored and queued: the service could not be reached now.
-    Queued {
-        /// The outbox item.
-        item: ItemId,
-        /// The card as the till knows it (provisional).
-        known: Option<CardLookup>,
-    },
-    /// A visit less than 15 minutes after the last: the cashier chooses.
-    NeedsConfirmation {
-        /// The refused item (closed as refused).
-        item: ItemId,
-        /// When the last visit was.
-        last_visit_at: Option<Timestamp>,
-    },
-    /// The service refused it.
-    Refused {
-        /// The outbox item.
-        item: ItemId,
-        /// Why.
-        refusal: Refusal,
-    },
-    /// A person must decide (see the item's reason).
-    NeedsDecision {
-        /// The outbox item.
-        item: ItemId,
-        /// Why.
-        reason: DecisionReason,
-    },
+pub struct RepeatVisit {
+    /// When the last visit was, when the service said.
+    pub last_visit_at: Option<Timestamp>,
 }
+
+/// What became of a scan ([`Counter::record_scan`], [`Counter::confirm_repeat_visit`]).
+pub type ScanOutcome = Outcome<ScanResultView, RepeatVisit>;
 
 /// What the counter shows with a card: its pass, when the till has read it, and what
 /// may be done with the card now.
@@ -106,48 +76,7 @@ impl Counter {
             confirm_repeat,
         };
         let (item, report) = self.submit(write, replaces).await?;
-        self.scan_outcome(item, report, &card)
-    }
-
-    pub(super) fn scan_outcome(
-        &self,
-        item: OutboxItem,
-        report: Report,
-        card: &CardId,
-    ) -> Result<ScanOutcome, Error> {
-        Ok(match item.state {
-            ItemState::Done => match item.answer {
-                Some(Answer::ScanResult(result)) => ScanOutcome::Recorded {
-                    item: item.id,
-                    result,
-                },
-                _ => unreachable!("a done scan stores a scan result"),
-            },
-            ItemState::Refused => {
-                let refusal = refusal_of(&item)?;
-                if refusal.code == loyalty_api::ErrorCode::RecentVisit.as_str() {
-                    ScanOutcome::NeedsConfirmation {
-                        item: item.id,
-                        last_visit_at: report.last_visit_at,
-                    }
-                } else {
-                    ScanOutcome::Refused {
-                        item: item.id,
-                        refusal,
-                    }
-                }
-            }
-            ItemState::NeedsDecision => ScanOutcome::NeedsDecision {
-                item: item.id,
-                reason: item
-                    .reason
-                    .expect("an item that needs a decision keeps its reason"),
-            },
-            ItemState::Queued | ItemState::Sending => ScanOutcome::Queued {
-                item: item.id,
-                known: cache::lookup_card(&self.core.db(), card)?,
-            },
-        })
+        scan_outcome(&item, report)
     }
 
     /// The cashier confirms a repeat visit: a new write with `confirm_repeat: true`
@@ -162,9 +91,8 @@ impl Counter {
         let Write::Scan { card_id, .. } = &first.write else {
             return Err(not_a_recent_visit());
         };
-        let card = card_id.clone();
         let write = Write::Scan {
-            card_id: card.clone(),
+            card_id: card_id.clone(),
             action: ScanAction::Visit,
             amount: None,
             confirm_repeat: true,
@@ -179,7 +107,7 @@ impl Counter {
             }
             RepeatConfirmation::NotARecentVisit => return Err(not_a_recent_visit()),
         };
-        self.scan_outcome(replacement, report, &card)
+        scan_outcome(&replacement, report)
     }
 
     /// What the counter offers with `card` (`queued` writes for it not yet in its
@@ -319,4 +247,21 @@ impl Counter {
             None => FreshCard::NoSuchCard,
         })
     }
+}
+
+/// What became of the scan `item`; `report` holds the last visit a `recent_visit`
+/// refusal named.
+pub(super) fn scan_outcome(item: &OutboxItem, report: Report) -> Result<ScanOutcome, Error> {
+    Outcome::of(
+        item,
+        |answer| match answer {
+            Answer::ScanResult(result) => Some(result),
+            _ => None,
+        },
+        |refusal| {
+            (refusal.code == loyalty_api::ErrorCode::RecentVisit).then_some(RepeatVisit {
+                last_visit_at: report.last_visit_at,
+            })
+        },
+    )
 }

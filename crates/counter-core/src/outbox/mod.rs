@@ -97,8 +97,9 @@ impl ItemState {
 /// A final refusal by the service, as kept with a `refused` item.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Refusal {
-    /// The problem's stable code (`recent_visit`, `insufficient_balance`, ...).
-    pub code: String,
+    /// The problem's stable code (`recent_visit`, `insufficient_balance`, ...; kept as
+    /// text in the database, so a code a later service adds is kept too).
+    pub code: loyalty_api::ErrorCode,
     /// The service's explanation, for people.
     pub detail: Option<String>,
     /// The Request-Id to quote.
@@ -177,7 +178,7 @@ impl OutboxItem {
             && self
                 .refusal
                 .as_ref()
-                .is_some_and(|r| r.code == loyalty_api::ErrorCode::RecentVisit.as_str())
+                .is_some_and(|r| r.code == loyalty_api::ErrorCode::RecentVisit)
     }
 
     /// Whether a person may send it again: it needs a decision, and sending it again

@@ -16,7 +16,10 @@ use crate::cache;
 use crate::events::Connectivity;
 use crate::kinds::EmailReason;
 use crate::shared::{Core, GateReason, Sender};
-use crate::views::{Answer, CustomerView, GiftCardView, PaymentView, ScanResultView};
+use crate::views::{
+    Answer, BroadcastView, CustomerView, GiftCardView, IssuedGiftCardView, PaymentView,
+    ScanResultView,
+};
 
 /// Who is waiting for the answer.
 #[derive(Debug, Clone)]
@@ -87,25 +90,24 @@ async fn attempt(client: &Client, item: &OutboxItem) -> Result<Accepted, ApiErro
             let card = item.write.new_gift_card().expect("an issue");
             done!(
                 client.gift_cards().issue(&key, &card).await?,
-                |g: &loyalty_api::IssuedGiftCard| Answer::GiftCard {
+                |g: &loyalty_api::IssuedGiftCard| Answer::GiftCard(IssuedGiftCardView {
                     gift_card: GiftCardView::from(&g.gift_card),
                     email_sent: g.email.sent,
                     email_reason: g.email.reason.as_ref().map(EmailReason::from),
-                }
+                })
             )
         }
         Write::ConfirmBroadcast { .. } => {
             let (message, token) = item.write.broadcast().expect("a confirm");
             done!(
                 client.broadcasts().confirm(&key, &message, &token).await?,
-                Answer::broadcast
+                |b| Answer::Broadcast(BroadcastView::from(b))
             )
         }
         Write::CancelBroadcast { broadcast_id } => {
-            done!(
-                client.broadcasts().cancel(broadcast_id, &key).await?,
-                Answer::broadcast
-            )
+            done!(client.broadcasts().cancel(broadcast_id, &key).await?, |b| {
+                Answer::Broadcast(BroadcastView::from(b))
+            })
         }
     };
     Ok(accepted)
@@ -147,7 +149,7 @@ fn holds_the_whole_service(err: &ApiError) -> Option<GateReason> {
 
 fn refusal_of(err: &ApiError) -> Option<Refusal> {
     err.problem().map(|p| Refusal {
-        code: p.code.as_str().to_owned(),
+        code: p.code.clone(),
         detail: p.detail.clone(),
         request_id: p.request_id.clone(),
     })

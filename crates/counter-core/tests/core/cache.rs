@@ -68,7 +68,10 @@ async fn a_card_with_queued_writes_is_provisional_until_the_service_answers() {
         })
         .await
         .unwrap();
-    let EnrolOutcome::Enrolled { customer, .. } = enrolled else {
+    let EnrolOutcome::Done {
+        answer: customer, ..
+    } = enrolled
+    else {
         panic!("{enrolled:?}");
     };
     let card: CardId = customer.card_ids[0].clone();

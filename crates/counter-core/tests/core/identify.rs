@@ -41,7 +41,7 @@ async fn a_code_without_a_known_prefix_is_looked_up_as_a_loyalty_card_then_as_a_
         .record_scan(card.clone(), ScanAction::Visit, None)
         .await
         .unwrap();
-    assert!(matches!(visit, ScanOutcome::Recorded { .. }), "{visit:?}");
+    assert!(matches!(visit, ScanOutcome::Done { .. }), "{visit:?}");
     assert_eq!(env.scans_of(&customer).await, [("visit".to_owned(), 0)]);
     // A code nobody looked up is no card to write to: nothing is stored.
     assert!(

@@ -291,6 +291,6 @@ async fn every_hostile_input_is_refused_clearly_and_changes_nothing() {
         .record_scan(card, ScanAction::Points, Some(Decimal::from(5)))
         .await
         .unwrap();
-    assert!(matches!(fine, ScanOutcome::Recorded { .. }), "{fine:?}");
+    assert!(matches!(fine, ScanOutcome::Done { .. }), "{fine:?}");
     assert_eq!(env.scans_of(&customer).await, [("points".into(), 5)]);
 }

@@ -64,10 +64,7 @@ async fn with_a_keychain_the_key_lands_there_and_in_no_file_and_a_restart_finds_
         .record_scan(card, ScanAction::Points, Some(Decimal::from(3)))
         .await
         .unwrap();
-    assert!(
-        matches!(outcome, ScanOutcome::Recorded { .. }),
-        "{outcome:?}"
-    );
+    assert!(matches!(outcome, ScanOutcome::Done { .. }), "{outcome:?}");
     assert_eq!(
         env.scans_of(&customer).await,
         [("points".into(), 2), ("points".into(), 3)]

@@ -4,8 +4,8 @@
 use counter_core::kinds::EmailReason;
 use counter_core::payment::OfflinePaymentPolicy;
 use counter_core::pin::{MAX_TRIES, PinError};
-use counter_core::views::Answer;
-use counter_core::{Error, ErrorCode, GiftCardIssue, PaymentOutcome, WriteOutcome};
+use counter_core::views::IssuedGiftCardView;
+use counter_core::{Error, ErrorCode, GiftCardIssue, Outcome, PaymentOutcome};
 use serde_json::json;
 
 use crate::{Env, drain};
@@ -106,9 +106,9 @@ async fn what_can_cost_money_waits_for_the_manager() {
         .unwrap();
     assert!(counter.pin_status().unwrap().manager_here);
     let issued = counter.issue_gift_card(issue()).await.unwrap();
-    let WriteOutcome::Done {
+    let Outcome::Done {
         answer:
-            Answer::GiftCard {
+            IssuedGiftCardView {
                 email_sent,
                 email_reason,
                 gift_card,

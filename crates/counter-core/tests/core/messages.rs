@@ -1,7 +1,8 @@
 //! A message confirm goes through the outbox: a lost answer is resent with the same
 //! key and the message goes out once.
 
-use counter_core::{BroadcastDraft, ItemState, WriteOutcome};
+use counter_core::views::BroadcastView;
+use counter_core::{BroadcastDraft, ItemState, Outcome};
 use loyalty_api::PassId;
 use serde_json::json;
 
@@ -27,7 +28,7 @@ async fn a_confirmed_message_whose_answer_was_lost_goes_out_once() {
         .confirm_broadcast(draft.clone(), &preview.confirmation_token)
         .await
         .unwrap();
-    let WriteOutcome::Queued { item } = outcome else {
+    let Outcome::Queued { item } = outcome else {
         panic!("{outcome:?}");
     };
     drain(&counter).await;
@@ -46,7 +47,6 @@ async fn a_confirmed_message_whose_answer_was_lost_goes_out_once() {
 /// message scheduled here is listed and cancelled, and the service's records agree.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_message_is_previewed_sent_once_and_a_scheduled_one_cancelled() {
-    use counter_core::views::Answer;
     use counter_core::{Error, MessageAudience, MessageDraft, NotAllowed, ScheduledState};
 
     let env = Env::start().await;
@@ -84,8 +84,8 @@ async fn a_message_is_previewed_sent_once_and_a_scheduled_one_cancelled() {
         "{preview:?}"
     );
     let sent = counter.send_message(preview.preview).await.unwrap();
-    let WriteOutcome::Done {
-        answer: Answer::Broadcast { status, .. },
+    let Outcome::Done {
+        answer: BroadcastView { status, .. },
         ..
     } = &sent
     else {
@@ -104,10 +104,13 @@ async fn a_message_is_previewed_sent_once_and_a_scheduled_one_cancelled() {
     env.control("POST", "/_sandbox/clock", json!({"advance_seconds": 660}))
         .await;
     let late = counter.send_message(used.preview).await.unwrap();
-    let WriteOutcome::Refused { refusal, .. } = &late else {
+    let Outcome::Refused { refusal, .. } = &late else {
         panic!("{late:?}");
     };
-    assert_eq!(refusal.code, "confirmation_token_expired");
+    assert_eq!(
+        refusal.code,
+        loyalty_api::ErrorCode::ConfirmationTokenExpired
+    );
 
     // Scheduled for tomorrow: listed here, then cancelled.
     let tomorrow = jiff::Timestamp::now() + jiff::SignedDuration::from_hours(26);
@@ -117,8 +120,8 @@ async fn a_message_is_previewed_sent_once_and_a_scheduled_one_cancelled() {
     };
     let preview = counter.preview_message(&later).await.unwrap();
     let scheduled = counter.send_message(preview.preview).await.unwrap();
-    let WriteOutcome::Done {
-        answer: Answer::Broadcast { id, status, .. },
+    let Outcome::Done {
+        answer: BroadcastView { id, status, .. },
         ..
     } = &scheduled
     else {
@@ -134,7 +137,7 @@ async fn a_message_is_previewed_sent_once_and_a_scheduled_one_cancelled() {
     ));
     let cancelled = counter.cancel_message(id.as_str()).await.unwrap();
     assert!(
-        matches!(&cancelled, WriteOutcome::Done { answer: Answer::Broadcast { status, .. }, .. } if status == "cancelled"),
+        matches!(&cancelled, Outcome::Done { answer: BroadcastView { status, .. }, .. } if status == "cancelled"),
         "{cancelled:?}"
     );
     assert!(matches!(

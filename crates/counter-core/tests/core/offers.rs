@@ -141,9 +141,8 @@ async fn an_email_already_enrolled_opens_the_customer_the_service_names_read_afr
         wallet: "apple".into(),
         send_welcome: false,
     };
-    let EnrolOutcome::Enrolled {
-        customer: first, ..
-    } = counter.enrol(enrolment("Zoë Prieto")).await.unwrap()
+    let EnrolOutcome::Done { answer: first, .. } =
+        counter.enrol(enrolment("Zoë Prieto")).await.unwrap()
     else {
         panic!("the first enrolment");
     };
@@ -156,7 +155,10 @@ async fn an_email_already_enrolled_opens_the_customer_the_service_names_read_afr
     )
     .await;
     let again = counter.enrol(enrolment("Zoe P.")).await.unwrap();
-    let EnrolOutcome::AlreadyEnrolled { customer, .. } = again else {
+    let EnrolOutcome::Known {
+        known: customer, ..
+    } = again
+    else {
         panic!("{again:?}");
     };
     assert_eq!(customer.id, first.id, "the customer the service named");

@@ -25,7 +25,11 @@ async fn an_online_scan_is_recorded_at_once_and_once() {
         .record_scan(card.clone(), ScanAction::Visit, None)
         .await
         .unwrap();
-    let ScanOutcome::Recorded { item, result } = outcome else {
+    let ScanOutcome::Done {
+        item,
+        answer: result,
+    } = outcome
+    else {
         panic!("{outcome:?}");
     };
     assert_eq!(result.visits_added, 1);
@@ -177,7 +181,7 @@ async fn a_refused_write_does_not_block_the_ones_behind_it() {
     let refused = counter.item(items[0]).unwrap();
     assert_eq!(refused.state, ItemState::Refused);
     let refusal = refused.refusal.unwrap();
-    assert_eq!(refusal.code, "insufficient_balance");
+    assert_eq!(refusal.code, loyalty_api::ErrorCode::InsufficientBalance);
     assert!(refusal.request_id.is_some());
     assert_eq!(counter.item(items[1]).unwrap().state, ItemState::Done);
     assert_eq!(counter.item(items[2]).unwrap().state, ItemState::Done);

@@ -2,7 +2,7 @@
 
 use counter_core::payment::{CurrencyCaps, OfflinePaymentPolicy};
 use counter_core::settings::Settings;
-use counter_core::{Error, ItemState, PaymentOutcome};
+use counter_core::{Error, InsufficientBalance, ItemState, PaymentOutcome, Write};
 use rust_decimal::Decimal;
 use serde_json::json;
 
@@ -18,7 +18,10 @@ async fn payments_under_over_and_exactly_at_the_balance() {
         .take_payment(gift.clone(), "20", None)
         .await
         .unwrap();
-    let PaymentOutcome::Paid { payment, .. } = under else {
+    let PaymentOutcome::Done {
+        answer: payment, ..
+    } = under
+    else {
         panic!("{under:?}");
     };
     assert_eq!(payment.amount_minor.get(), 2000);
@@ -44,7 +47,10 @@ async fn payments_under_over_and_exactly_at_the_balance() {
         .take_payment(gift.clone(), "30,00", Some("T-2".into()))
         .await
         .unwrap();
-    let PaymentOutcome::Paid { payment, .. } = exact else {
+    let PaymentOutcome::Done {
+        answer: payment, ..
+    } = exact
+    else {
         panic!("{exact:?}");
     };
     assert_eq!(
@@ -100,8 +106,11 @@ async fn an_offline_payment_follows_the_policy_and_a_stale_balance_is_refused_by
         .take_payment(gift.clone(), "40", None)
         .await
         .unwrap();
-    let PaymentOutcome::Queued { item, amount_minor } = queued else {
+    let PaymentOutcome::Queued { item } = queued else {
         panic!("{queued:?}");
+    };
+    let Write::Payment { amount_minor, .. } = counter.item(item).unwrap().write else {
+        panic!("not a payment");
     };
     assert_eq!(amount_minor.get(), 4000);
     let total = counter.take_payment(gift.clone(), "6", None).await;
@@ -127,7 +136,10 @@ async fn an_offline_payment_follows_the_policy_and_a_stale_balance_is_refused_by
     drain(&counter).await;
     let refused = counter.item(item).unwrap();
     assert_eq!(refused.state, ItemState::Refused);
-    assert_eq!(refused.refusal.unwrap().code, "insufficient_balance");
+    assert_eq!(
+        refused.refusal.unwrap().code,
+        loyalty_api::ErrorCode::InsufficientBalance
+    );
     assert_eq!(env.spends_of(&gift).await, ["20.00"]);
 
     // Online, the service's refusal offers the exact balance, which can then be taken.
@@ -140,7 +152,10 @@ async fn an_offline_payment_follows_the_policy_and_a_stale_balance_is_refused_by
         .take_payment(gift.clone(), "25", None)
         .await
         .unwrap();
-    let PaymentOutcome::Paid { payment, .. } = left else {
+    let PaymentOutcome::Done {
+        answer: payment, ..
+    } = left
+    else {
         panic!("{left:?}");
     };
     assert_eq!(
@@ -170,7 +185,11 @@ async fn insufficient_balance_gives_the_balance_to_take_exactly_what_is_left() {
         .await
     };
     let (ours, _) = tokio::join!(ours, theirs);
-    let PaymentOutcome::InsufficientBalance { item, balance } = ours.unwrap() else {
+    let PaymentOutcome::Known {
+        item,
+        known: InsufficientBalance { balance },
+    } = ours.unwrap()
+    else {
         panic!("expected insufficient balance");
     };
     let balance = balance.expect("the service says what is left");
@@ -181,7 +200,7 @@ async fn insufficient_balance_gives_the_balance_to_take_exactly_what_is_left() {
         .take_payment(gift.clone(), &balance.amount.to_string(), None)
         .await
         .unwrap();
-    assert!(matches!(rest, PaymentOutcome::Paid { .. }), "{rest:?}");
+    assert!(matches!(rest, PaymentOutcome::Done { .. }), "{rest:?}");
     assert_eq!(env.spends_of(&gift).await, ["40.00", "10.00"]);
 }
 

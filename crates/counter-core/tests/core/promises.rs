@@ -40,12 +40,12 @@ async fn a_repeat_visit_question(
         .record_scan(card.clone(), ScanAction::Visit, None)
         .await
         .unwrap();
-    assert!(matches!(first, ScanOutcome::Recorded { .. }), "{first:?}");
+    assert!(matches!(first, ScanOutcome::Done { .. }), "{first:?}");
     let again = counter
         .record_scan(card.clone(), ScanAction::Visit, None)
         .await
         .unwrap();
-    let ScanOutcome::NeedsConfirmation { item, .. } = again else {
+    let ScanOutcome::Known { item, .. } = again else {
         panic!("expected the repeat-visit question: {again:?}");
     };
     item
@@ -157,7 +157,7 @@ async fn a_repeat_visit_is_confirmed_once_however_often_it_is_clicked() {
         counter.confirm_repeat_visit(item)
     );
     let replacement = |outcome: &ScanOutcome| match outcome {
-        ScanOutcome::Recorded { item, .. } | ScanOutcome::Queued { item, .. } => *item,
+        ScanOutcome::Done { item, .. } | ScanOutcome::Queued { item, .. } => *item,
         other => panic!("{other:?}"),
     };
     let (a, b) = (a.unwrap(), b.unwrap());
@@ -166,7 +166,7 @@ async fn a_repeat_visit_is_confirmed_once_however_often_it_is_clicked() {
     // And a third, later, from another screen.
     let c = counter.confirm_repeat_visit(item).await.unwrap();
     assert_eq!(replacement(&c), replacement(&a));
-    assert!(matches!(c, ScanOutcome::Recorded { .. }), "{c:?}");
+    assert!(matches!(c, ScanOutcome::Done { .. }), "{c:?}");
     drain(&counter).await;
     assert_eq!(kinds(&env.scans_of(&customer).await), ["visit", "visit"]);
 }
@@ -192,7 +192,7 @@ async fn a_repeat_visit_confirmed_before_a_crash_is_not_confirmed_again() {
     let counter = env.open_with(test_config()).await;
     let again = counter.confirm_repeat_visit(item).await.unwrap();
     assert!(
-        matches!(again, ScanOutcome::Queued { item, .. } | ScanOutcome::Recorded { item, .. } if item == replacement),
+        matches!(again, ScanOutcome::Queued { item, .. } | ScanOutcome::Done { item, .. } if item == replacement),
         "{again:?}"
     );
     drain(&counter).await;
@@ -226,7 +226,7 @@ async fn one_poison_write_never_holds_the_counter() {
             .await
             .unwrap();
         assert!(
-            matches!(now, ScanOutcome::Recorded { .. }),
+            matches!(now, ScanOutcome::Done { .. }),
             "scan {n} held behind the poison: {now:?}"
         );
         customers.push((customer, n));
@@ -389,7 +389,7 @@ async fn payments_that_may_have_arrived_count_against_the_balance() {
         .take_payment(gift.clone(), "20", None)
         .await
         .unwrap();
-    assert!(matches!(fits, PaymentOutcome::Paid { .. }), "{fits:?}");
+    assert!(matches!(fits, PaymentOutcome::Done { .. }), "{fits:?}");
     assert_eq!(env.spends_of(&gift).await, ["30.00", "20.00"]);
 }
 

@@ -1,6 +1,6 @@
 //! The repeat-visit question, online and when a queued visit is replayed.
 
-use counter_core::{DecisionReason, ItemState, Resolution, ScanOutcome};
+use counter_core::{DecisionReason, ItemState, RepeatVisit, Resolution, ScanOutcome};
 use loyalty_api::ScanAction;
 
 use crate::{Env, drain};
@@ -14,15 +14,15 @@ async fn a_second_visit_within_15_minutes_asks_and_a_confirmation_records_it_wit
         .record_scan(card.clone(), ScanAction::Visit, None)
         .await
         .unwrap();
-    assert!(matches!(first, ScanOutcome::Recorded { .. }), "{first:?}");
+    assert!(matches!(first, ScanOutcome::Done { .. }), "{first:?}");
 
     let second = counter
         .record_scan(card.clone(), ScanAction::Visit, None)
         .await
         .unwrap();
-    let ScanOutcome::NeedsConfirmation {
+    let ScanOutcome::Known {
         item: asked,
-        last_visit_at,
+        known: RepeatVisit { last_visit_at },
     } = second
     else {
         panic!("{second:?}");
@@ -30,7 +30,10 @@ async fn a_second_visit_within_15_minutes_asks_and_a_confirmation_records_it_wit
     assert!(last_visit_at.is_some());
     let refused = counter.item(asked).unwrap();
     assert_eq!(refused.state, ItemState::Refused);
-    assert_eq!(refused.refusal.as_ref().unwrap().code, "recent_visit");
+    assert_eq!(
+        refused.refusal.as_ref().unwrap().code,
+        loyalty_api::ErrorCode::RecentVisit
+    );
     assert_eq!(
         env.scans_of(&customer).await.len(),
         1,
@@ -38,7 +41,11 @@ async fn a_second_visit_within_15_minutes_asks_and_a_confirmation_records_it_wit
     );
 
     let confirmed = counter.confirm_repeat_visit(asked).await.unwrap();
-    let ScanOutcome::Recorded { item, result } = confirmed else {
+    let ScanOutcome::Done {
+        item,
+        answer: result,
+    } = confirmed
+    else {
         panic!("{confirmed:?}");
     };
     assert_eq!(result.card.visits, 2);
@@ -55,7 +62,7 @@ async fn a_second_visit_within_15_minutes_asks_and_a_confirmation_records_it_wit
     // Confirmed once: asked again, it answers with the same replacement.
     let again = counter.confirm_repeat_visit(asked).await.unwrap();
     assert!(
-        matches!(again, ScanOutcome::Recorded { item: same, .. } if same == item),
+        matches!(again, ScanOutcome::Done { item: same, .. } if same == item),
         "{again:?}"
     );
 
@@ -74,16 +81,16 @@ async fn a_queued_visit_answered_recent_visit_needs_a_decision() {
         .record_scan(card.clone(), ScanAction::Visit, None)
         .await
         .unwrap();
-    assert!(matches!(first, ScanOutcome::Recorded { .. }));
+    assert!(matches!(first, ScanOutcome::Done { .. }));
     env.stop().await;
     let queued = counter
         .record_scan(card.clone(), ScanAction::Visit, None)
         .await
         .unwrap();
-    let ScanOutcome::Queued { item, known } = queued else {
+    let ScanOutcome::Queued { item } = queued else {
         panic!("{queued:?}");
     };
-    assert!(known.unwrap().provisional);
+    assert!(counter.lookup_card(&card).unwrap().unwrap().provisional);
     env.restart().await;
     drain(&counter).await;
 
@@ -109,7 +116,7 @@ async fn a_queued_visit_answered_recent_visit_needs_a_decision() {
     // The cashier says it is a new visit.
     let confirmed = counter.confirm_repeat_visit(item).await.unwrap();
     assert!(
-        matches!(confirmed, ScanOutcome::Recorded { .. }),
+        matches!(confirmed, ScanOutcome::Done { .. }),
         "{confirmed:?}"
     );
     assert_eq!(counter.counts().unwrap().needs_decision, 0);

@@ -137,7 +137,7 @@ fn fate(item: &OutboxItem) -> Fate {
             None => Fate::Refused(
                 item.refusal
                     .as_ref()
-                    .map_or_else(String::new, |r| r.code.clone()),
+                    .map_or_else(String::new, |r| r.code.as_str().to_owned()),
             ),
             Some(Resolution::Discarded { note }) if note == FOUND => Fate::Accepted,
             Some(Resolution::Discarded { note }) if note == RECENT => {

@@ -205,10 +205,9 @@ impl Server {
             .await?;
         counter.close().await;
         match issued {
-            counter_core::WriteOutcome::Done {
-                answer: counter_core::views::Answer::GiftCard { gift_card, .. },
-                ..
-            } => Ok(gift_card.id.as_str().to_owned()),
+            counter_core::Outcome::Done { answer: issued, .. } => {
+                Ok(issued.gift_card.id.as_str().to_owned())
+            }
             other => bail!("the core did not issue the gift card: {other:?}"),
         }
     }

@@ -61,6 +61,7 @@ const words = {
   resolution_repeat_confirmed: 'Confirmed as a repeat visit, which was sent as a new visit (above).',
   connect_title: 'Connect',
   connect_lead: 'Connect this till to your loyalty programme with an API key, or try the app on a demo shop.',
+  connect_lead_no_demo: 'Connect this till to your loyalty programme with an API key.',
   connect_key: 'API key',
   connect_url: 'Base URL',
   connect_submit: 'Connect',

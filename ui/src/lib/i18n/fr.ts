@@ -60,6 +60,7 @@ const words: Record<Key, Entry> = {
   resolution_repeat_confirmed: 'Confirmé comme nouvelle visite, envoyée comme une nouvelle opération (plus haut).',
   connect_title: 'Connexion',
   connect_lead: 'Reliez cette caisse à votre programme de fidélité avec une clé d’API, ou essayez l’application sur une boutique de démonstration.',
+  connect_lead_no_demo: 'Reliez cette caisse à votre programme de fidélité avec une clé d’API.',
   connect_key: 'Clé d’API',
   connect_url: 'Adresse du service',
   connect_submit: 'Se connecter',

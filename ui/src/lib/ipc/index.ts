@@ -47,8 +47,7 @@ import type { ErrorData } from './bindings/ErrorData';
 import type { EmailReason } from './bindings/EmailReason';
 import type { InputError } from './bindings/InputError';
 import type { IssueChoices } from './bindings/IssueChoices';
-import type { IssueReply } from './bindings/IssueReply';
-import type { EnrolReply } from './bindings/EnrolReply';
+import type { Issued } from './bindings/Issued';
 import type { FreshCardView } from './bindings/FreshCardView';
 import type { GiftCardPanel } from './bindings/GiftCardPanel';
 import type { GiftCardStatus } from './bindings/GiftCardStatus';
@@ -60,7 +59,8 @@ import type { LoyaltyType } from './bindings/LoyaltyType';
 import type { MessageAudience } from './bindings/MessageAudience';
 import type { MessageDraft } from './bindings/MessageDraft';
 import type { MessagePreview } from './bindings/MessagePreview';
-import type { MessageReply } from './bindings/MessageReply';
+import type { Never } from './bindings/Never';
+import type { NotEnough } from './bindings/NotEnough';
 import type { NotACard } from './bindings/NotACard';
 import type { NotAllowed } from './bindings/NotAllowed';
 import type { OfflinePolicyView } from './bindings/OfflinePolicyView';
@@ -68,7 +68,7 @@ import type { PassPanel } from './bindings/PassPanel';
 import type { PinError } from './bindings/PinError';
 import type { PinStatus } from './bindings/PinStatus';
 import type { PaymentOffer } from './bindings/PaymentOffer';
-import type { PaymentReply } from './bindings/PaymentReply';
+import type { Paid } from './bindings/Paid';
 import type { PolicyRefusal } from './bindings/PolicyRefusal';
 import type { ProblemCode } from './bindings/ProblemCode';
 import type { QueueItemView } from './bindings/QueueItemView';
@@ -79,7 +79,11 @@ import type { RefusalView } from './bindings/RefusalView';
 import type { ResolutionView } from './bindings/ResolutionView';
 import type { ScanAction } from './bindings/ScanAction';
 import type { ScanRead } from './bindings/ScanRead';
+import type { Recorded } from './bindings/Recorded';
+import type { RepeatQuestion } from './bindings/RepeatQuestion';
+import type { Reply } from './bindings/Reply';
 import type { ScanReply } from './bindings/ScanReply';
+import type { SentMessage } from './bindings/SentMessage';
 import type { ScheduledMessage } from './bindings/ScheduledMessage';
 import type { ScheduledState } from './bindings/ScheduledState';
 import type { Scope } from './bindings/Scope';
@@ -127,7 +131,6 @@ export type {
   ConnectionView,
   CoreEvent,
   CustomerRow,
-  EnrolReply,
   ErrorCode,
   ErrorData,
   FigureName,
@@ -136,7 +139,7 @@ export type {
   EmailReason,
   InputError,
   IssueChoices,
-  IssueReply,
+  Issued,
   FreshCardView,
   GiftCardPanel,
   GiftCardStatus,
@@ -148,7 +151,8 @@ export type {
   MessageAudience,
   MessageDraft,
   MessagePreview,
-  MessageReply,
+  Never,
+  NotEnough,
   NotACard,
   NotAllowed,
   OfflinePolicyView,
@@ -156,7 +160,7 @@ export type {
   PinError,
   PinStatus,
   PaymentOffer,
-  PaymentReply,
+  Paid,
   PolicyRefusal,
   ProblemCode,
   QueueItemView,
@@ -167,7 +171,11 @@ export type {
   ResolutionView,
   ScanAction,
   ScanRead,
+  Recorded,
+  RepeatQuestion,
+  Reply,
   ScanReply,
+  SentMessage,
   ScheduledMessage,
   ScheduledState,
   Scope,
@@ -177,6 +185,13 @@ export type {
   Opening,
   WriteView,
 };
+
+/** What became of each kind of write (`Reply`: one shape for every write). */
+export type EnrolReply = Reply<CustomerRow, CustomerRow>;
+export type IssueReply = Reply<Issued, Never>;
+export type PaymentReply = Reply<Paid, NotEnough>;
+export type MessageReply = Reply<SentMessage, Never>;
+
 
 /** Names the app, its version and its folders. */
 export function appInfo(): Promise<AppInfo> {

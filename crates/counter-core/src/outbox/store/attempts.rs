@@ -146,7 +146,7 @@ pub(crate) fn mark_refused(
          WHERE id = ?1 AND state IN ('queued', 'sending')",
         params![
             id.0,
-            refusal.code,
+            refusal.code.as_str(),
             refusal.detail,
             refusal.request_id,
             ts(now)

@@ -67,8 +67,8 @@ fn item(row: &Row<'_>) -> rusqlite::Result<OutboxItem> {
             .transpose()
             .map_err(|e| bad(9, e.into()))?,
         replayed: row.get(10)?,
-        refusal: code.map(|code| Refusal {
-            code,
+        refusal: code.map(|code: String| Refusal {
+            code: loyalty_api::ErrorCode::parse(&code),
             detail: row.get(13).ok().flatten(),
             request_id: request_id.clone(),
         }),
@@ -384,7 +384,7 @@ mod tests {
             a1
         );
         let refusal = Refusal {
-            code: "card_not_active".into(),
+            code: loyalty_api::ErrorCode::CardNotActive,
             detail: None,
             request_id: None,
         };
@@ -495,7 +495,7 @@ mod tests {
         assert!(discard(&conn, id, "", now).unwrap());
         mark_needs_decision(&conn, id, &DecisionReason::BodyChanged, None).unwrap();
         let refusal = Refusal {
-            code: "card_not_active".into(),
+            code: loyalty_api::ErrorCode::CardNotActive,
             detail: None,
             request_id: None,
         };

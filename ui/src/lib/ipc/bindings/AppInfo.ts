@@ -19,4 +19,8 @@ data_dir: string,
 /**
  * The folder that holds the app's daily log files.
  */
-log_dir: string, };
+log_dir: string, 
+/**
+ * This build has the built-in demo (the `demo` feature, on by default).
+ */
+demo: boolean, };

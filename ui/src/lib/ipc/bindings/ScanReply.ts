@@ -2,57 +2,39 @@
 import type { CardPanel } from "./CardPanel";
 import type { ItemId } from "./ItemId";
 import type { ReasonView } from "./ReasonView";
+import type { Recorded } from "./Recorded";
 import type { RefusalView } from "./RefusalView";
-import type { ScanKind } from "./ScanKind";
+import type { RepeatQuestion } from "./RepeatQuestion";
 
 /**
- * The answer to a scan.
+ * The answer to a scan: what became of it and, while it waits in the queue, the card
+ * as the till knows it (provisional: the service has not counted it yet).
  */
-export type ScanReply = { "outcome": "recorded", 
+export type ScanReply = { 
+/**
+ * The card as the till knows it, while the scan is queued.
+ */
+provisional: CardPanel | null, } & ({ "outcome": "done", 
 /**
  * The outbox item.
  */
 item: ItemId, 
 /**
- * What it was.
+ * The answer.
  */
-kind: ScanKind, 
+answer: Recorded, } | { "outcome": "known", 
 /**
- * Visits added.
+ * The outbox item (closed as refused).
  */
-visits_added: number, 
+item: ItemId, 
 /**
- * Points added.
+ * What the refusal means here.
  */
-points_added: number, 
-/**
- * Points deducted.
- */
-points_deducted: number, 
-/**
- * A reward was earned: celebrate.
- */
-reward_earned: boolean, 
-/**
- * The card after it.
- */
-card: CardPanel, } | { "outcome": "queued", 
+known: RepeatQuestion, } | { "outcome": "queued", 
 /**
  * The outbox item.
  */
-item: ItemId, 
-/**
- * The card as the till knows it.
- */
-card: CardPanel | null, } | { "outcome": "needs_confirmation", 
-/**
- * The refused item, to confirm.
- */
-item: ItemId, 
-/**
- * The last visit (RFC 3339).
- */
-last_visit_at: string | null, } | { "outcome": "refused", 
+item: ItemId, } | { "outcome": "refused", 
 /**
  * The outbox item.
  */
@@ -68,4 +50,4 @@ item: ItemId,
 /**
  * Why.
  */
-reason: ReasonView, };
+reason: ReasonView, });

@@ -4,33 +4,27 @@ import type { ReasonView } from "./ReasonView";
 import type { RefusalView } from "./RefusalView";
 
 /**
- * What came of sending a previewed message or cancelling a scheduled one.
+ * What became of a write, as every screen receives it: the core's [`Outcome`] with
+ * its answer (`T`) and the refusal the write expects (`K`) as the screen shows them,
+ * and the service's refusal and the decision's reason in the screens' terms.
  */
-export type MessageReply = { "outcome": "done", 
+export type Reply<T, K> = { "outcome": "done", 
 /**
  * The outbox item.
  */
 item: ItemId, 
 /**
- * The message's id (the one a cancel takes).
+ * The answer.
  */
-id: string, 
+answer: T, } | { "outcome": "known", 
 /**
- * `sending`, `scheduled`, `cancelled`, ...
+ * The outbox item (closed as refused).
  */
-status: string, 
+item: ItemId, 
 /**
- * Who receives it, when the service said.
+ * What the refusal means here.
  */
-recipient_count: number | null, 
-/**
- * When it goes out (RFC 3339).
- */
-scheduled_at: string | null, 
-/**
- * When it was cancelled (RFC 3339).
- */
-cancelled_at: string | null, } | { "outcome": "queued", 
+known: K, } | { "outcome": "queued", 
 /**
  * The outbox item.
  */
