@@ -5,6 +5,7 @@
 use counter_core::input::InputError;
 use counter_core::kinds::{Abilities, ScanAction, Scope};
 use counter_core::offer::CardActions;
+use counter_core::payment::OfflinePolicyForm;
 use counter_core::scanner::Scanned;
 use counter_core::{ErrorCode, ItemId};
 use loyalty_api::{CardId, GiftCardId, PassId};
@@ -18,8 +19,8 @@ use crate::kiosk::{Kiosk, KioskStatus};
 use crate::till::Till;
 use crate::trouble::TroubleView;
 use crate::views::{
-    CardPanel, CustomerRow, FreshCardView, GiftCardPanel, NotEnough, OfflinePolicyView, Paid,
-    PassPanel, QueueItemView, QueueStatus, Reply, ScanRead, ScanReply, SyncView,
+    CardPanel, CustomerRow, FreshCardView, GiftCardPanel, NotEnough, Paid, PassPanel,
+    QueueItemView, QueueStatus, Reply, ScanRead, ScanReply, SyncView,
 };
 
 /// What the app is and where it keeps its data.
@@ -455,31 +456,18 @@ pub async fn sync_customers(till: State<'_, Till>) -> Result<SyncView, CommandEr
 
 /// What the till allows while the service cannot be reached.
 #[tauri::command]
-pub async fn offline_payments(till: State<'_, Till>) -> Result<OfflinePolicyView, CommandError> {
-    let session = till.session().await;
-    let counter = &session.counter;
-    counter.staff()?;
-    Ok(OfflinePolicyView::new(
-        &counter.settings()?.offline_payments,
-        &counter.usual_currency()?,
-    ))
+pub async fn offline_payments(till: State<'_, Till>) -> Result<OfflinePolicyForm, CommandError> {
+    Ok(till.session().await.counter.offline_payments_form()?)
 }
 
-/// Keeps what the till allows while the service cannot be reached.
+/// Keeps what the till allows while the service cannot be reached (a manager's).
 #[tauri::command]
 pub async fn save_offline_payments(
     till: State<'_, Till>,
-    policy: OfflinePolicyView,
-) -> Result<OfflinePolicyView, CommandError> {
+    policy: OfflinePolicyForm,
+) -> Result<OfflinePolicyForm, CommandError> {
     let session = till.session().await;
-    let saved = policy.policy(session.counter.settings()?.offline_payments)?;
-    session.counter.set_offline_payments(saved.clone())?;
-    let currency = loyalty_api::Currency::new(policy.currency.trim()).map_err(|_| {
-        counter_core::Error::from(counter_core::NotAllowed::NotACurrency {
-            given: policy.currency.chars().take(8).collect(),
-        })
-    })?;
-    Ok(OfflinePolicyView::new(&saved, &currency))
+    Ok(session.counter.save_offline_payments_form(&policy)?)
 }
 
 /// A pass (goal and reward), read from the service.

@@ -1,5 +1,5 @@
-//! The gift-card screen: a card with its ledger and what may be paid, the answer to a
-//! payment, and the offline policy.
+//! The gift-card screen: a card with its ledger and what may be paid, and the answers
+//! to a payment and to an issue.
 
 use counter_core::kinds::{EmailReason, GiftCardStatus, LedgerKind};
 use counter_core::offer::PaymentOffer;
@@ -140,99 +140,5 @@ impl From<InsufficientBalance> for NotEnough {
         Self {
             balance: refused.balance.map(|b| b.amount.to_string()),
         }
-    }
-}
-
-exported! {
-/// What the manager allows while the service cannot be reached. Caps are per
-/// currency: the form edits those of `currency`; `caps` lists every currency's.
-#[derive(serde::Deserialize)]
-pub struct OfflinePolicyView {
-    /// Payments may be queued while offline.
-    pub allowed: bool,
-    /// The currency whose caps the form edits (ISO 4217 code).
-    pub currency: String,
-    /// The most one offline payment may take (major units), if capped.
-    pub per_payment_cap: Option<String>,
-    /// The most all payments at risk together may take, if capped.
-    pub total_cap: Option<String>,
-    /// The balance must have been read within this many minutes, if limited.
-    pub balance_max_age_minutes: Option<u32>,
-    /// The caps of every currency that has some.
-    #[serde(default)]
-    pub caps: Vec<CurrencyCapsView>,
-}
-}
-
-exported! {
-/// One currency's offline caps.
-#[derive(serde::Deserialize)]
-pub struct CurrencyCapsView {
-    /// The currency (ISO 4217 code).
-    pub currency: String,
-    /// The most one offline payment may take, if capped.
-    pub per_payment_cap: Option<String>,
-    /// The most all payments at risk together may take, if capped.
-    pub total_cap: Option<String>,
-}
-}
-
-impl OfflinePolicyView {
-    /// The policy as the form shows it, editing `currency`'s caps.
-    pub fn new(
-        p: &counter_core::payment::OfflinePaymentPolicy,
-        currency: &loyalty_api::Currency,
-    ) -> Self {
-        let own = p.caps_of(currency);
-        Self {
-            allowed: p.allowed,
-            currency: currency.as_str().to_owned(),
-            per_payment_cap: own.and_then(|c| c.per_payment).map(|d| d.to_string()),
-            total_cap: own.and_then(|c| c.total).map(|d| d.to_string()),
-            balance_max_age_minutes: p.balance_max_age_minutes,
-            caps: p
-                .caps
-                .iter()
-                .map(|c| CurrencyCapsView {
-                    currency: c.currency.as_str().to_owned(),
-                    per_payment_cap: c.per_payment.map(|d| d.to_string()),
-                    total_cap: c.total.map(|d| d.to_string()),
-                })
-                .collect(),
-        }
-    }
-
-    /// `current` with this form's changes: `allowed`, the age limit, and the caps of
-    /// `currency` (other currencies' caps stay). A cap that is not a positive amount,
-    /// or a currency that is not a currency code, is refused.
-    pub fn policy(
-        &self,
-        mut current: counter_core::payment::OfflinePaymentPolicy,
-    ) -> Result<counter_core::payment::OfflinePaymentPolicy, counter_core::Error> {
-        let currency = loyalty_api::Currency::new(self.currency.trim()).map_err(|_| {
-            counter_core::NotAllowed::NotACurrency {
-                given: self.currency.chars().take(8).collect(),
-            }
-        })?;
-        // A cap is an amount of the currency, read by the core's one rule for amounts.
-        let cap =
-            |text: &Option<String>| -> Result<Option<rust_decimal::Decimal>, counter_core::Error> {
-                match text.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
-                    None => Ok(None),
-                    Some(t) => {
-                        let minor = counter_core::payment::parse_amount(t, &currency)?;
-                        Ok(Some(counter_core::payment::to_decimal(minor, &currency)))
-                    }
-                }
-            };
-        current.allowed = self.allowed;
-        current.balance_max_age_minutes = self.balance_max_age_minutes;
-        let (per_payment, total) = (cap(&self.per_payment_cap)?, cap(&self.total_cap)?);
-        current.set_caps(counter_core::payment::CurrencyCaps {
-            currency,
-            per_payment,
-            total,
-        });
-        Ok(current)
     }
 }

@@ -13,12 +13,12 @@ mod status;
 
 pub use counter::{CardPanel, FreshCardView, PassPanel, ScanRead, ScanReply};
 pub use customers::{CustomerRow, SyncView};
-pub use gift_cards::{GiftCardPanel, Issued, NotEnough, OfflinePolicyView, Paid};
+pub use gift_cards::{GiftCardPanel, Issued, NotEnough, Paid};
 pub use messages::SentMessage;
-pub use queue::{QueueItemView, ReasonView};
+pub use queue::QueueItemView;
 pub use status::{CoreEvent, QueueStatus};
 
-use counter_core::{ItemId, Outcome};
+use counter_core::{DecisionReason, ItemId, Outcome};
 use loyalty_api::ErrorCode;
 
 /// Where generated types go.
@@ -136,7 +136,7 @@ pub enum Reply<T, K> {
         /// The outbox item.
         item: ItemId,
         /// Why.
-        reason: ReasonView,
+        reason: DecisionReason,
     },
 }
 }
@@ -156,10 +156,7 @@ impl<T, K> Reply<T, K> {
                 item,
                 refusal: RefusalView::from(&refusal),
             },
-            Outcome::NeedsDecision { item, reason } => Reply::NeedsDecision {
-                item,
-                reason: ReasonView::from(&reason),
-            },
+            Outcome::NeedsDecision { item, reason } => Reply::NeedsDecision { item, reason },
         }
     }
 }

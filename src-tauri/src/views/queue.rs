@@ -28,7 +28,7 @@ pub struct QueueItemView {
     /// The Request-Id of the last answer.
     pub request_id: Option<String>,
     /// Why it needs a decision.
-    pub reason: Option<ReasonView>,
+    pub reason: Option<DecisionReason>,
     /// What a person decided.
     pub resolution: Option<ResolutionView>,
     /// Why the last attempt did not get an answer, while it waits.
@@ -58,7 +58,7 @@ impl QueueItemView {
                 .clone()
                 .or_else(|| item.refusal.as_ref().and_then(|r| r.request_id.clone())),
             refusal: item.refusal.as_ref().map(RefusalView::from),
-            reason: item.reason.as_ref().map(ReasonView::from),
+            reason: item.reason.clone(),
             resolution: item.resolution.as_ref().map(ResolutionView::from),
             last_error: item.last_error.clone(),
             attempts: item.attempts,
@@ -292,66 +292,6 @@ impl From<&Resolution> for ResolutionView {
             Resolution::RepeatConfirmed { replacement } => ResolutionView::RepeatConfirmed {
                 replacement: *replacement,
             },
-        }
-    }
-}
-
-exported! {
-/// Why a person must decide what becomes of a write.
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum ReasonView {
-    /// It may have reached the service more than `hours` ago; its key may be forgotten.
-    KeyMayBeForgotten {
-        /// The first attempt that may have arrived (RFC 3339).
-        first_attempt_at: String,
-        /// The till's limit, in hours.
-        hours: i32,
-    },
-    /// The stored body differs from what this version would send.
-    BodyChanged,
-    /// A queued visit was answered `recent_visit`.
-    RecentVisit {
-        /// The card's last visit (RFC 3339), when the service gave it.
-        last_visit_at: Option<String>,
-    },
-    /// The answer could not be read; the write may have been recorded.
-    AnswerUnreadable {
-        /// What went wrong.
-        error: String,
-    },
-    /// It may have reached the service under another API key than the one connected.
-    SentUnderAnotherKey {
-        /// The first attempt that may have arrived (RFC 3339).
-        first_attempt_at: String,
-    },
-    /// The service says its Idempotency-Key was used for a different request.
-    IdempotencyKeyReused,
-}
-}
-
-impl From<&DecisionReason> for ReasonView {
-    fn from(reason: &DecisionReason) -> Self {
-        match reason {
-            DecisionReason::KeyMayBeForgotten {
-                first_attempt_at,
-                hours,
-            } => ReasonView::KeyMayBeForgotten {
-                first_attempt_at: first_attempt_at.to_string(),
-                hours: int(*hours),
-            },
-            DecisionReason::BodyChanged => ReasonView::BodyChanged,
-            DecisionReason::RecentVisit { last_visit_at } => ReasonView::RecentVisit {
-                last_visit_at: last_visit_at.map(|t| t.to_string()),
-            },
-            DecisionReason::AnswerUnreadable { error } => ReasonView::AnswerUnreadable {
-                error: error.clone(),
-            },
-            DecisionReason::SentUnderAnotherKey { first_attempt_at } => {
-                ReasonView::SentUnderAnotherKey {
-                    first_attempt_at: first_attempt_at.to_string(),
-                }
-            }
-            DecisionReason::IdempotencyKeyReused => ReasonView::IdempotencyKeyReused,
         }
     }
 }

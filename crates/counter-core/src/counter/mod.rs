@@ -401,6 +401,28 @@ impl Counter {
         self.change_settings(|saved| saved.offline_payments = policy)
     }
 
+    /// The offline policy as the manager's form shows it, editing the usual currency's
+    /// caps.
+    pub fn offline_payments_form(&self) -> Result<payment::OfflinePolicyForm, Error> {
+        self.staff()?;
+        let policy = self.settings()?.offline_payments;
+        Ok(payment::OfflinePolicyForm::of(
+            &policy,
+            &self.usual_currency()?,
+        ))
+    }
+
+    /// Keeps the manager's form ([`payment::OfflinePolicyForm::apply_to`]: nothing
+    /// changes when a currency or a cap is refused); answers the form as saved.
+    pub fn save_offline_payments_form(
+        &self,
+        form: &payment::OfflinePolicyForm,
+    ) -> Result<payment::OfflinePolicyForm, Error> {
+        let (policy, currency) = form.apply_to(self.settings()?.offline_payments)?;
+        self.set_offline_payments(policy.clone())?;
+        Ok(payment::OfflinePolicyForm::of(&policy, &currency))
+    }
+
     /// How large the till draws its screens, in per cent ([`crate::zoom`]).
     pub fn zoom(&self) -> Result<u16, Error> {
         Ok(crate::zoom::usable(self.settings()?.zoom_percent))

@@ -234,8 +234,10 @@ impl std::fmt::Debug for OutboxItem {
     }
 }
 
+for_the_ui! {
 /// Why a person must decide what becomes of a write. Stored as JSON; the screens put
-/// it in the cashier's language, and `Display` gives it in English for logs.
+/// it in the cashier's language (times as RFC 3339 text), and `Display` gives it in
+/// English for logs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum DecisionReason {
@@ -243,8 +245,10 @@ pub enum DecisionReason {
     /// the service forgets a key after 24 hours, so a resend could record it twice.
     KeyMayBeForgotten {
         /// The start of the first attempt that may have arrived.
+        #[cfg_attr(feature = "ts", ts(type = "string"))]
         first_attempt_at: Timestamp,
         /// The till's limit, in hours.
+        #[cfg_attr(feature = "ts", ts(type = "number"))]
         hours: i64,
     },
     /// The stored body differs from what this version would send under its key.
@@ -252,6 +256,7 @@ pub enum DecisionReason {
     /// A queued visit was answered `recent_visit`.
     RecentVisit {
         /// The card's last visit, as the service gave it.
+        #[cfg_attr(feature = "ts", ts(type = "string | null"))]
         last_visit_at: Option<Timestamp>,
     },
     /// The answer could not be read, so the service may have recorded the write.
@@ -265,12 +270,14 @@ pub enum DecisionReason {
     /// again; otherwise a person checks the card and sends it again or discards it.
     SentUnderAnotherKey {
         /// The start of the first attempt that may have arrived.
+        #[cfg_attr(feature = "ts", ts(type = "string"))]
         first_attempt_at: Timestamp,
     },
     /// The service says its Idempotency-Key was already used for a different request
     /// (422 `idempotency_key_reused`): a bug or a changed body. Sending it again would
     /// get the same answer; a person checks the card and discards it.
     IdempotencyKeyReused,
+}
 }
 
 impl DecisionReason {

@@ -2,8 +2,10 @@
 //! exactly, and the ticket number; the manager's policy for payments taken while
 //! offline is in [`policy`].
 
+mod form;
 mod policy;
 
+pub use form::{CurrencyCapsForm, OfflinePolicyForm};
 pub use policy::{CurrencyCaps, OfflinePaymentPolicy, PolicyRefusal};
 
 use iso_currency::Currency as Iso;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AnswerView, ReasonView, WriteView } from '../ipc';
+import type { AnswerView, DecisionReason, WriteView } from '../ipc';
 import { LANGS } from './problems';
 import { describeAnswer, describeNotACard, describeReason, describeResolution, describeWrite } from './writes';
 
@@ -16,7 +16,7 @@ const payment: WriteView = {
   reference: 'T-88',
 };
 const paid: AnswerView = { kind: 'payment', amount: '12.50', currency: 'EUR', balance_after: '37.50' };
-const recent: ReasonView = { kind: 'recent_visit', last_visit_at: at };
+const recent: DecisionReason = { kind: 'recent_visit', last_visit_at: at };
 
 const writes: WriteView[] = [
   visit,
@@ -36,7 +36,7 @@ const answers: AnswerView[] = [
   { kind: 'gift_card', id: 'gc_1' },
   { kind: 'other' },
 ];
-const reasons: ReasonView[] = [
+const reasons: DecisionReason[] = [
   { kind: 'key_may_be_forgotten', first_attempt_at: at, hours: 23 },
   { kind: 'body_changed' },
   recent,

@@ -1,6 +1,6 @@
 // The queue's writes, answers and reasons, and the scanner's refusals, in the
 // cashier's language. The Rust side sends data (ts-rs types); the words live here.
-import type { AnswerView, NotACard, PolicyRefusal, ReasonView, ResolutionView, WriteView } from '../ipc';
+import type { AnswerView, NotACard, PolicyRefusal, DecisionReason, ResolutionView, WriteView } from '../ipc';
 import { dateTime } from '../time';
 import type { Lang } from './problems';
 import { tr } from './strings';
@@ -53,7 +53,7 @@ export function describeAnswer(answer: AnswerView, lang: Lang): string {
 }
 
 /** Why a person must decide. */
-export function describeReason(reason: ReasonView, lang: Lang): string {
+export function describeReason(reason: DecisionReason, lang: Lang): string {
   switch (reason.kind) {
     case 'key_may_be_forgotten':
       return tr(lang, 'reason_key_may_be_forgotten', { when: dateTime(reason.first_attempt_at, lang), hours: reason.hours });

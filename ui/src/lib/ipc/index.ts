@@ -63,7 +63,7 @@ import type { Never } from './bindings/Never';
 import type { NotEnough } from './bindings/NotEnough';
 import type { NotACard } from './bindings/NotACard';
 import type { NotAllowed } from './bindings/NotAllowed';
-import type { OfflinePolicyView } from './bindings/OfflinePolicyView';
+import type { OfflinePolicyForm } from './bindings/OfflinePolicyForm';
 import type { PassPanel } from './bindings/PassPanel';
 import type { PinError } from './bindings/PinError';
 import type { PinStatus } from './bindings/PinStatus';
@@ -74,7 +74,7 @@ import type { ProblemCode } from './bindings/ProblemCode';
 import type { QueueItemView } from './bindings/QueueItemView';
 import type { QueueStatus } from './bindings/QueueStatus';
 import type { ReferenceError } from './bindings/ReferenceError';
-import type { ReasonView } from './bindings/ReasonView';
+import type { DecisionReason } from './bindings/DecisionReason';
 import type { RefusalView } from './bindings/RefusalView';
 import type { ResolutionView } from './bindings/ResolutionView';
 import type { ScanAction } from './bindings/ScanAction';
@@ -155,7 +155,7 @@ export type {
   NotEnough,
   NotACard,
   NotAllowed,
-  OfflinePolicyView,
+  OfflinePolicyForm,
   PassPanel,
   PinError,
   PinStatus,
@@ -165,7 +165,7 @@ export type {
   ProblemCode,
   QueueItemView,
   QueueStatus,
-  ReasonView,
+  DecisionReason,
   ReferenceError,
   RefusalView,
   ResolutionView,
@@ -464,13 +464,13 @@ export function checkIn(input: string): Promise<CheckIn> {
 }
 
 /** What the till allows while the service cannot be reached. */
-export function offlinePayments(): Promise<OfflinePolicyView> {
-  return call<OfflinePolicyView>('offline_payments');
+export function offlinePayments(): Promise<OfflinePolicyForm> {
+  return call<OfflinePolicyForm>('offline_payments');
 }
 
 /** Keeps what the till allows while the service cannot be reached. */
-export function saveOfflinePayments(policy: OfflinePolicyView): Promise<OfflinePolicyView> {
-  return call<OfflinePolicyView>('save_offline_payments', { policy });
+export function saveOfflinePayments(policy: OfflinePolicyForm): Promise<OfflinePolicyForm> {
+  return call<OfflinePolicyForm>('save_offline_payments', { policy });
 }
 
 /** Where the manager's PIN stands: set or not, tries left, locked until when. */
