@@ -86,8 +86,8 @@ pub use counter::{
     FreshCard, GiftCardIssue, GiftCardRead, InsufficientBalance, IssueChoices, IssuedCard,
     ItemChoices, KioskStart, MANAGER_IDLE, MAX_FIGURE_DAYS, MessageAudience, MessageDraft,
     MessagePreview, PaymentOutcome, PinFor, Place, Progress, RepeatVisit, SampleCard,
-    SampleCardKind, SampleGiftCard, SampleGiftKind, Samples, ScanOutcome, ScheduledMessage,
-    ScheduledState, TillPlaces,
+    SampleCardKind, SampleGiftCard, SampleGiftKind, Samples, ScanFound, ScanOutcome,
+    ScheduledMessage, ScheduledState, TillPlaces,
 };
 pub use error::{Error, ErrorCode, ErrorData, NotAllowed};
 pub use events::{Connectivity, Event};

@@ -77,6 +77,21 @@ fn is_id_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_'
 }
 
+/// The loyalty card `text` names, where only a loyalty card will do (a fresh read of
+/// the card on screen): a card's id, or a code without a prefix this till knows, which
+/// the service decides on. Anything else is refused as not a card.
+pub fn card_id(text: &str) -> Result<CardId, crate::input::InputError> {
+    match read(text) {
+        Scanned::Card { id } => Ok(id),
+        Scanned::Unknown { code } => Ok(CardId::new(code)),
+        Scanned::GiftCard { .. } | Scanned::NotACard { .. } => {
+            Err(crate::input::InputError::NotACard {
+                given: text.chars().take(64).collect(),
+            })
+        }
+    }
+}
+
 /// Reads scanner or keyboard input.
 pub fn read(input: &str) -> Scanned {
     if input.len() > LONGEST_INPUT {
@@ -157,6 +172,18 @@ mod tests {
 
     const CARD: &str = "card_0Ab1Cd2Ef3Gh4Ij5Kl6Mn7O";
     const GIFT: &str = "gc_9Zy8Xw7Vu6Ts5Rq4Po3Nm2Lk1";
+
+    #[test]
+    fn only_a_loyalty_card_or_a_code_the_service_decides_on_names_a_card() {
+        assert_eq!(card_id(&format!(" {CARD}\r\n")).unwrap().as_str(), CARD);
+        assert_eq!(
+            card_id("LOY-2026-000042").unwrap().as_str(),
+            "LOY-2026-000042"
+        );
+        for not_a_card in [GIFT, "", "card_\u{0}x"] {
+            assert!(card_id(not_a_card).is_err(), "{not_a_card:?}");
+        }
+    }
 
     fn card() -> Scanned {
         Scanned::Card {

@@ -2,12 +2,9 @@
 //! call one function of the till, map the error. Each is declared in `build.rs` and
 //! granted in `capabilities/default.json`.
 
-use counter_core::input::InputError;
 use counter_core::kinds::{Abilities, ScanAction, Scope};
-use counter_core::offer::CardActions;
 use counter_core::payment::OfflinePolicyForm;
-use counter_core::scanner::Scanned;
-use counter_core::{ErrorCode, ItemId};
+use counter_core::{ErrorCode, ItemId, ScanFound};
 use loyalty_api::{CardId, GiftCardId, PassId};
 use rust_decimal::Decimal;
 use serde::Serialize;
@@ -275,28 +272,16 @@ pub async fn queue_status(till: State<'_, Till>) -> Result<QueueStatus, CommandE
 pub async fn read_scan(till: State<'_, Till>, input: String) -> Result<ScanRead, CommandError> {
     let session = till.session().await;
     let counter = &session.counter;
-    Ok(match counter.identify(&input).await? {
-        Scanned::Card { id } => {
-            let known = counter
-                .lookup_card(&id)?
-                .map(|known| Box::new(CardPanel::of_lookup(counter, &known)));
-            ScanRead::Card {
-                actions: known.as_ref().map_or_else(
-                    || CardActions::for_unknown_card(counter.may()),
-                    |k| k.actions,
-                ),
-                known,
-                id: id.as_str().to_owned(),
-            }
-        }
-        Scanned::GiftCard { id } => ScanRead::GiftCard {
+    Ok(match counter.read_scan(&input).await? {
+        ScanFound::Card { id, known, actions } => ScanRead::Card {
+            id: id.as_str().to_owned(),
+            known: known.map(|known| Box::new(CardPanel::of_lookup(counter, &known))),
+            actions,
+        },
+        ScanFound::GiftCard { id } => ScanRead::GiftCard {
             id: id.as_str().to_owned(),
         },
-        // `identify` has looked it up: it was neither kind of card.
-        Scanned::Unknown { .. } => ScanRead::NotACard {
-            reason: counter_core::scanner::NotACard::NotKnown,
-        },
-        Scanned::NotACard { reason } => ScanRead::NotACard { reason },
+        ScanFound::NotACard { reason } => ScanRead::NotACard { reason },
     })
 }
 
@@ -306,16 +291,7 @@ pub async fn read_card(
     till: State<'_, Till>,
     card_id: String,
 ) -> Result<FreshCardView, CommandError> {
-    let id = match counter_core::scanner::read(&card_id) {
-        Scanned::Card { id } => id,
-        Scanned::Unknown { code } => CardId::new(code),
-        _ => {
-            return Err(counter_core::Error::from(InputError::NotACard {
-                given: shown(&card_id),
-            })
-            .into());
-        }
-    };
+    let id = counter_core::scanner::card_id(&card_id).map_err(counter_core::Error::from)?;
     let session = till.session().await;
     let fresh = session.counter.read_card(&id).await?;
     Ok(FreshCardView::new(&session.counter, fresh))

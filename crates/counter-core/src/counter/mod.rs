@@ -72,7 +72,7 @@ pub use payments::{
 pub use places::{Place, TillPlaces};
 pub use queue::ItemChoices;
 pub use samples::{SampleCard, SampleCardKind, SampleGiftCard, SampleGiftKind, Samples};
-pub use scans::{CardOffer, FreshCard, RepeatVisit, ScanOutcome};
+pub use scans::{CardOffer, FreshCard, RepeatVisit, ScanFound, ScanOutcome};
 
 /// What the key is, as the UI shows it after connecting.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

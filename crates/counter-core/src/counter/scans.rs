@@ -25,6 +25,30 @@ pub struct CardOffer {
     pub actions: CardActions,
 }
 
+/// What a scan at the counter found ([`Counter::read_scan`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ScanFound {
+    /// A loyalty card.
+    Card {
+        /// Its id.
+        id: CardId,
+        /// The card as the till knows it, when it has read it.
+        known: Option<Box<CardLookup>>,
+        /// What may be done with it now.
+        actions: CardActions,
+    },
+    /// A gift card.
+    GiftCard {
+        /// Its id.
+        id: GiftCardId,
+    },
+    /// Neither.
+    NotACard {
+        /// Why.
+        reason: NotACard,
+    },
+}
+
 /// What a fresh read of a card found ([`Counter::read_card`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FreshCard {
@@ -127,6 +151,33 @@ impl Counter {
     pub async fn identify(&self, input: &str) -> Result<Scanned, Error> {
         self.staff()?;
         self.identify_code(input).await
+    }
+
+    /// What the counter does with what the scanner or the keyboard gave
+    /// ([`Counter::identify`]): a loyalty card, as the till knows it and with what may be
+    /// done with it now (a card it has not read yet offers what the key may do; the
+    /// service says the rest when the write comes), a gift card, or why it is neither.
+    pub async fn read_scan(&self, input: &str) -> Result<ScanFound, Error> {
+        Ok(match self.identify(input).await? {
+            Scanned::Card { id } => {
+                let known = self.cached_card(&id)?;
+                let actions = match &known {
+                    Some(known) => self.card_offer(&known.card, known.queued_writes).actions,
+                    None => CardActions::for_unknown_card(self.may()),
+                };
+                ScanFound::Card {
+                    id,
+                    known: known.map(Box::new),
+                    actions,
+                }
+            }
+            Scanned::GiftCard { id } => ScanFound::GiftCard { id },
+            // `identify` has looked it up: it was neither kind of card.
+            Scanned::Unknown { .. } => ScanFound::NotACard {
+                reason: NotACard::NotKnown,
+            },
+            Scanned::NotACard { reason } => ScanFound::NotACard { reason },
+        })
     }
 
     /// [`Counter::identify`], for the kiosk's check-in too.

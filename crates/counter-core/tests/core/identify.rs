@@ -1,8 +1,8 @@
 //! A scanned code is a card whatever its id looks like: the API's ids are strings, and
 //! the counter must not depend on this project's own `card_` / `gc_` prefixes.
 
-use counter_core::ScanOutcome;
 use counter_core::scanner::{NotACard, Scanned};
+use counter_core::{ScanFound, ScanOutcome};
 use loyalty_api::{CardId, ScanAction};
 
 use crate::Env;
@@ -69,4 +69,42 @@ async fn a_code_without_a_known_prefix_is_looked_up_as_a_loyalty_card_then_as_a_
         }
     );
     counter.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_scan_offers_what_the_card_allows_or_before_the_till_read_it_what_the_key_may_do() {
+    let env = Env::start().await;
+    let (card, _) = env.new_visit_card().await;
+    let counter = env.counter().await;
+
+    // Not read yet: what the key may do (the service says the rest when the write comes).
+    let ScanFound::Card {
+        known: None,
+        actions,
+        ..
+    } = counter.read_scan(card.as_str()).await.unwrap()
+    else {
+        panic!("an unread card");
+    };
+    assert!(actions.visit && actions.redeem, "{actions:?}");
+
+    // Read: what this card allows (no reward ready: nothing to redeem).
+    counter.sync(None).await.unwrap();
+    let ScanFound::Card {
+        known: Some(known),
+        actions,
+        ..
+    } = counter.read_scan(card.as_str()).await.unwrap()
+    else {
+        panic!("a card the till has read");
+    };
+    assert_eq!(known.card.id, card);
+    assert!(actions.visit && !actions.redeem, "{actions:?}");
+
+    assert_eq!(
+        counter.read_scan("4006381333931").await.unwrap(),
+        ScanFound::NotACard {
+            reason: NotACard::NotKnown
+        }
+    );
 }
