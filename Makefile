@@ -98,10 +98,10 @@ keychain-test: rust-test
 # Asked as `--workspace --test e2e` (not `-p`): the workspace's feature set, so the
 # binary `make build` made is the one that runs.
 e2e: build
-	rm -rf target/e2e-home target/axe-review.txt
+	rm -rf target/e2e-home target/axe-review.txt target/axe-screens.txt
 	$(HEADLESS) cargo test --workspace $(FEATURES) --test e2e -- --test-threads=1
 	scripts/no-key-outside-key-files.sh target/e2e-home
-	@echo "axe-core: no violation on any screen audited; what it could not decide, for a person:"
+	@echo "axe-core: $$(grep -vc '^planted' target/axe-screens.txt) screen states audited ($$(grep -v '^planted' target/axe-screens.txt | sort -u | wc -l) distinct), no violation; what it could not decide, for a person:"
 	@sort -u target/axe-review.txt 2>/dev/null || echo "(nothing)"
 
 ## e2e-shots: a screenshot of every screen, in target/e2e-shots/.

@@ -83,7 +83,8 @@ for (let node = walker.nextNode(); node; node = walker.nextNode()) {
   if (!element || seen.has(element) || !node.textContent.trim()) continue;
   seen.add(element);
   if (!visible(element) || disabled(element)) continue;
-  if (element.closest('.visually-hidden, [aria-hidden="true"]')) continue;
+  // Text hidden from screen readers is still seen (a key's ⌫ or ⇧): measured too.
+  if (element.closest('.visually-hidden')) continue;
   const style = getComputedStyle(element);
   const fg = rgba(style.color);
   if (!fg) continue;

@@ -330,21 +330,31 @@ pub async fn axe(driver: &WebDriver, screen: &str) -> Result<Vec<String>> {
             })
             .collect()
     };
-    // Captured output is shown only for failing tests: the items a person must look
-    // at go to a file that `make e2e` prints at its end.
+    // Captured output is shown only for failing tests: the screens audited and the
+    // items a person must look at go to files that `make e2e` sums up at its end.
+    append_line(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../target/axe-screens.txt"),
+        screen,
+    )?;
     let review = list("review");
-    if !review.is_empty() {
-        use std::io::Write as _;
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../target/axe-review.txt");
-        let mut file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)?;
-        for item in review {
-            writeln!(file, "{item}")?;
-        }
+    for item in review {
+        append_line(
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../target/axe-review.txt"),
+            &item,
+        )?;
     }
     Ok(list("violations"))
+}
+
+/// Adds `line` to the file at `path`.
+fn append_line(path: &str, line: &str) -> Result<()> {
+    use std::io::Write as _;
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    writeln!(file, "{line}")?;
+    Ok(())
 }
 
 /// Types a key and an address on the Connect screen and submits.
