@@ -4,7 +4,7 @@ use counter_core::{ErrorCode, ErrorData};
 use serde::Serialize;
 use ts_rs::TS;
 
-use crate::views::RefusalView;
+use counter_core::views::RefusalView;
 
 /// An error as it crosses the IPC boundary, as data: the app's own code and what it
 /// carries (amounts, limits, names), or the service's refusal with its HTTP status.

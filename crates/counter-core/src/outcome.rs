@@ -11,7 +11,10 @@ use crate::views::Answer;
 /// (`T`); a refusal the write expects, which the till answers for itself (`K`: the
 /// repeat visit's question, the balance a payment may take instead, the customer
 /// already enrolled); stored and queued; refused; or waiting for a person's decision.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// The screens receive it as it is, with `T` and `K` as they show them
+/// ([`Outcome::map`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
 #[serde(tag = "outcome", rename_all = "snake_case")]
 pub enum Outcome<T, K = Never> {
     /// The service did it: its answer.
@@ -38,6 +41,7 @@ pub enum Outcome<T, K = Never> {
         /// The outbox item.
         item: ItemId,
         /// Why.
+        #[cfg_attr(feature = "ts", ts(as = "crate::views::RefusalView"))]
         refusal: Refusal,
     },
     /// A person must decide (the queue says why and offers the choices).

@@ -355,3 +355,60 @@ impl From<&loyalty_api::BroadcastPreview> for BroadcastPreviewView {
         }
     }
 }
+
+for_the_ui! {
+/// The service's refusal as the screens receive it, with its HTTP status (known from
+/// its code): a write's ([`crate::outbox::Refusal`]) or a call's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RefusalView {
+    /// The problem code, when this version knows it (`ProblemCode.ts` lists them);
+    /// else `unknown`, explained by `status`.
+    #[cfg_attr(feature = "ts", ts(type = "import('./ProblemCode').ProblemCode | 'unknown'"))]
+    pub code: String,
+    /// The code as the service sent it, for the details.
+    pub given_code: String,
+    /// The HTTP status of such a refusal, when known.
+    pub status: Option<u16>,
+    /// The service's explanation.
+    pub detail: Option<String>,
+    /// The Request-Id to quote.
+    pub request_id: Option<String>,
+}
+}
+
+impl RefusalView {
+    fn new(
+        code: &loyalty_api::ErrorCode,
+        status: Option<u16>,
+        detail: Option<String>,
+        request_id: Option<String>,
+    ) -> Self {
+        Self {
+            code: match code {
+                loyalty_api::ErrorCode::Unknown(_) => "unknown".to_owned(),
+                known => known.as_str().to_owned(),
+            },
+            given_code: code.as_str().to_owned(),
+            status,
+            detail,
+            request_id,
+        }
+    }
+
+    /// The service's problem, as a call's error carries it (with its real status).
+    pub fn of_problem(problem: &loyalty_api::Problem) -> Self {
+        Self::new(
+            &problem.code,
+            Some(problem.status),
+            problem.detail.clone(),
+            problem.request_id.clone(),
+        )
+    }
+}
+
+impl From<crate::outbox::Refusal> for RefusalView {
+    /// A stored refusal, with the status its code always has.
+    fn from(r: crate::outbox::Refusal) -> Self {
+        Self::new(&r.code, r.code.status(), r.detail, r.request_id)
+    }
+}

@@ -11,9 +11,10 @@ use super::ConnectionView;
 use crate::CommandError;
 use crate::kiosk::{Kiosk, KioskStatus};
 use crate::till::Till;
-use counter_core::Never;
 
-use crate::views::{Issued, QueueItemView, Reply, SentMessage};
+use counter_core::Outcome;
+
+use crate::views::{Issued, QueueItemView, SentMessage};
 
 /// The most writes the history screen lists at once (the export has them all).
 const HISTORY_ROWS: u32 = 1000;
@@ -78,7 +79,7 @@ pub async fn issue_gift_card(
     locale: String,
     recipient_name: String,
     recipient_email: String,
-) -> Result<Reply<Issued, Never>, CommandError> {
+) -> Result<Outcome<Issued>, CommandError> {
     let session = till.session().await;
     let issue = counter_core::GiftCardIssue {
         amount,
@@ -88,7 +89,7 @@ pub async fn issue_gift_card(
         recipient_email,
     };
     let outcome = session.counter.issue_gift_card(issue).await?;
-    Ok(Reply::new(outcome, Issued::from, |never| never))
+    Ok(outcome.map(Issued::from, |never| never))
 }
 
 /// The business's figures for a period, beside the period of the same length before.
@@ -166,10 +167,10 @@ pub async fn preview_message(
 pub async fn send_message(
     till: State<'_, Till>,
     preview: u32,
-) -> Result<Reply<SentMessage, Never>, CommandError> {
+) -> Result<Outcome<SentMessage>, CommandError> {
     let session = till.session().await;
     let outcome = session.counter.send_message(preview).await?;
-    Ok(Reply::new(outcome, SentMessage::from, |never| never))
+    Ok(outcome.map(SentMessage::from, |never| never))
 }
 
 /// The messages this till scheduled for later, with where each stands.
@@ -185,10 +186,10 @@ pub async fn scheduled_messages(
 pub async fn cancel_message(
     till: State<'_, Till>,
     id: String,
-) -> Result<Reply<SentMessage, Never>, CommandError> {
+) -> Result<Outcome<SentMessage>, CommandError> {
     let session = till.session().await;
     let outcome = session.counter.cancel_message(&id).await?;
-    Ok(Reply::new(outcome, SentMessage::from, |never| never))
+    Ok(outcome.map(SentMessage::from, |never| never))
 }
 
 /// Turns the kiosk on or off (a manager's, both ways).

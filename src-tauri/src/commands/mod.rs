@@ -4,7 +4,7 @@
 
 use counter_core::kinds::{Abilities, ScanAction, Scope};
 use counter_core::payment::OfflinePolicyForm;
-use counter_core::{ErrorCode, ItemId, ScanFound};
+use counter_core::{ErrorCode, ItemId, Outcome, ScanFound};
 use loyalty_api::{CardId, GiftCardId, PassId};
 use rust_decimal::Decimal;
 use serde::Serialize;
@@ -17,7 +17,7 @@ use crate::till::Till;
 use crate::trouble::TroubleView;
 use crate::views::{
     CardPanel, CustomerRow, FreshCardView, GiftCardPanel, NotEnough, Paid, PassPanel,
-    QueueItemView, QueueStatus, Reply, ScanRead, ScanReply, SyncView,
+    QueueItemView, QueueStatus, ScanRead, ScanReply, SyncView,
 };
 
 /// What the app is and where it keeps its data.
@@ -400,14 +400,14 @@ pub async fn take_payment(
     id: String,
     amount: String,
     reference: Option<String>,
-) -> Result<Reply<Paid, NotEnough>, CommandError> {
+) -> Result<Outcome<Paid, NotEnough>, CommandError> {
     let session = till.session().await;
     let reference = reference.filter(|r| !r.trim().is_empty());
     let outcome = session
         .counter
         .take_payment(GiftCardId::new(id), &amount, reference)
         .await?;
-    Ok(Reply::new(outcome, Paid::from, NotEnough::from))
+    Ok(outcome.map(Paid::from, NotEnough::from))
 }
 
 /// Customers whose name, email or phone start with what was typed (local cache).
@@ -470,7 +470,7 @@ pub async fn enrol(
     email: String,
     wallet: String,
     send_welcome: bool,
-) -> Result<Reply<CustomerRow, CustomerRow>, CommandError> {
+) -> Result<Outcome<CustomerRow, CustomerRow>, CommandError> {
     let session = till.session().await;
     let enrolment = counter_core::Enrolment {
         pass_id: Some(PassId::new(pass_id)),
@@ -480,8 +480,7 @@ pub async fn enrol(
         send_welcome,
     };
     let outcome = session.counter.enrol(enrolment).await?;
-    Ok(Reply::new(
-        outcome,
+    Ok(outcome.map(
         |enrolled| CustomerRow::from(&enrolled),
         |existing| CustomerRow::from(&existing),
     ))

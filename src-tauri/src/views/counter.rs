@@ -9,7 +9,7 @@ use counter_core::views::{CardView, PassView};
 use counter_core::{Counter, Error, FreshCard, Outcome, ScanOutcome};
 use loyalty_api::CardId;
 
-use super::{Reply, exported, int};
+use super::{exported, int};
 
 exported! {
 /// A loyalty card as the counter screen shows it, with what may be done with it (the
@@ -141,7 +141,7 @@ pub struct ScanReply {
     /// What became of it.
     #[serde(flatten)]
     #[ts(flatten)]
-    outcome: Reply<Recorded, RepeatQuestion>,
+    outcome: Outcome<Recorded, RepeatQuestion>,
     /// The card as the till knows it, while the scan is queued.
     provisional: Option<CardPanel>,
 }
@@ -156,8 +156,7 @@ impl ScanReply {
                 .map(|known| CardPanel::of_lookup(counter, &known)),
             _ => None,
         };
-        let outcome = Reply::new(
-            outcome,
+        let outcome = outcome.map(
             |result| Recorded {
                 kind: result.kind,
                 visits_added: int(result.visits_added),

@@ -8,7 +8,9 @@ use counter_core::{
     Counter, DecisionReason, ItemChoices, ItemId, ItemState, OutboxItem, Resolution, Write,
 };
 
-use super::{RefusalView, exported, int};
+use counter_core::views::RefusalView;
+
+use super::{exported, int};
 
 exported! {
 /// One write of the queue, as data the screen puts in the cashier's language.
@@ -57,7 +59,7 @@ impl QueueItemView {
                 .request_id
                 .clone()
                 .or_else(|| item.refusal.as_ref().and_then(|r| r.request_id.clone())),
-            refusal: item.refusal.as_ref().map(RefusalView::from),
+            refusal: item.refusal.clone().map(RefusalView::from),
             reason: item.reason.clone(),
             resolution: item.resolution.as_ref().map(ResolutionView::from),
             last_error: item.last_error.clone(),

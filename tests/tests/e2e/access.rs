@@ -215,3 +215,62 @@ async fn the_counter_works_with_the_keyboard_alone() -> Result<()> {
     })
     .await
 }
+
+/// The X display's keyboard layout while it lives; US again after.
+struct Layout;
+
+impl Layout {
+    fn set(layout: &str) -> Result<Self> {
+        let status = std::process::Command::new("setxkbmap")
+            .arg(layout)
+            .status()
+            .context("setxkbmap is missing (Xvfb's x11-xkb-utils brings it)")?;
+        ensure!(status.success(), "setxkbmap {layout}: {status}");
+        Ok(Layout)
+    }
+}
+
+impl Drop for Layout {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("setxkbmap").arg("us").status();
+    }
+}
+
+/// Presses `keys` on the real keyboard of the display (xdotool), as a person would.
+fn press_on_keyboard(keys: &str) -> Result<()> {
+    let status = std::process::Command::new("xdotool")
+        .args(["key", "--clearmodifiers", keys])
+        .status()
+        .context("xdotool is missing (`make test` installs it)")?;
+    ensure!(status.success(), "xdotool key {keys}: {status}");
+    Ok(())
+}
+
+#[tokio::test]
+async fn alt_and_a_digit_key_opens_its_screen_on_a_french_keyboard() -> Result<()> {
+    in_demo("access-azerty", |driver, _server| async move {
+        let driver = &driver;
+        let _french = Layout::set("fr")?;
+        // On AZERTY the keys of the digits type & é " ' without Shift: Alt and the key
+        // labelled 3 is Alt+" there. The shortcut goes by the key, not by what it types.
+        let current = |id: &'static str| async move {
+            let deadline = std::time::Instant::now() + WAIT;
+            loop {
+                let tab = driver.find(By::Id(id)).await?;
+                if tab.attr("aria-current").await?.as_deref() == Some("page") {
+                    return Ok::<_, anyhow::Error>(());
+                }
+                ensure!(std::time::Instant::now() < deadline, "{id} did not open");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        };
+        press_on_keyboard("alt+quotedbl")?;
+        current("nav-customers").await?;
+        press_on_keyboard("alt+apostrophe")?;
+        current("nav-queue").await?;
+        press_on_keyboard("alt+ampersand")?;
+        current("nav-counter").await?;
+        Ok(())
+    })
+    .await
+}

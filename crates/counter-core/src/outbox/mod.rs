@@ -94,8 +94,10 @@ impl ItemState {
     }
 }
 
-/// A final refusal by the service, as kept with a `refused` item.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// A final refusal by the service, as kept with a `refused` item. The screens receive
+/// it as a [`RefusalView`](crate::views::RefusalView).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(into = "crate::views::RefusalView")]
 pub struct Refusal {
     /// The problem's stable code (`recent_visit`, `insufficient_balance`, ...; kept as
     /// text in the database, so a code a later service adds is kept too).
@@ -109,7 +111,7 @@ pub struct Refusal {
 /// One write of the outbox, as the queue screen shows it.
 ///
 /// `Debug` leaves the body out: a message confirm's body holds its token.
-#[derive(Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Serialize)]
 pub struct OutboxItem {
     /// Its number.
     pub id: ItemId,

@@ -2,7 +2,7 @@
 // outcome. A screen words only its own answer (`done`) and the refusal its write
 // expects (`known`); being queued, refused or left for a decision reads the same on
 // every screen.
-import type { CommandError, Reply } from '../ipc';
+import type { CommandError, Outcome } from '../ipc';
 import type { Key } from './en';
 import { refusalError } from './errors';
 import { describeRefusal, type Lang } from './problems';
@@ -27,7 +27,7 @@ export interface OutcomeWords<T, K> {
 }
 
 /** What became of a write, in words. */
-export function sayOutcome<T, K>(reply: Reply<T, K>, lang: Lang, words: OutcomeWords<T, K>): Said {
+export function sayOutcome<T, K>(reply: Outcome<T, K>, lang: Lang, words: OutcomeWords<T, K>): Said {
   switch (reply.outcome) {
     case 'done':
       return words.done(reply.answer);

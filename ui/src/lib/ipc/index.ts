@@ -81,7 +81,7 @@ import type { ScanAction } from './bindings/ScanAction';
 import type { ScanRead } from './bindings/ScanRead';
 import type { Recorded } from './bindings/Recorded';
 import type { RepeatQuestion } from './bindings/RepeatQuestion';
-import type { Reply } from './bindings/Reply';
+import type { Outcome } from './bindings/Outcome';
 import type { ScanReply } from './bindings/ScanReply';
 import type { SentMessage } from './bindings/SentMessage';
 import type { ScheduledMessage } from './bindings/ScheduledMessage';
@@ -173,7 +173,7 @@ export type {
   ScanRead,
   Recorded,
   RepeatQuestion,
-  Reply,
+  Outcome,
   ScanReply,
   SentMessage,
   ScheduledMessage,
@@ -186,11 +186,11 @@ export type {
   WriteView,
 };
 
-/** What became of each kind of write (`Reply`: one shape for every write). */
-export type EnrolReply = Reply<CustomerRow, CustomerRow>;
-export type IssueReply = Reply<Issued, Never>;
-export type PaymentReply = Reply<Paid, NotEnough>;
-export type MessageReply = Reply<SentMessage, Never>;
+/** What became of each kind of write (`Outcome`: one shape for every write). */
+export type EnrolReply = Outcome<CustomerRow, CustomerRow>;
+export type IssueReply = Outcome<Issued>;
+export type PaymentReply = Outcome<Paid, NotEnough>;
+export type MessageReply = Outcome<SentMessage>;
 
 
 /** Names the app, its version and its folders. */

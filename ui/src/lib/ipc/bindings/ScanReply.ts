@@ -2,6 +2,7 @@
 import type { CardPanel } from "./CardPanel";
 import type { DecisionReason } from "./DecisionReason";
 import type { ItemId } from "./ItemId";
+import type { Never } from "./Never";
 import type { Recorded } from "./Recorded";
 import type { RefusalView } from "./RefusalView";
 import type { RepeatQuestion } from "./RepeatQuestion";
