@@ -118,6 +118,10 @@ pub enum NotAllowed {
     /// Not one of the business's passes or locations.
     #[error("not one of this business's passes or locations")]
     NotOfThisBusiness,
+    /// A card none of the business's customers has (the till's copy, read up to now,
+    /// knows every one): nothing was stored.
+    #[error("no customer of this business has this card")]
+    NotACardOfThisBusiness,
     /// A list filter with a value this version cannot ask for.
     #[error("this list cannot be filtered on that value")]
     UnknownFilter,

@@ -138,6 +138,16 @@ impl Counter {
             }
             .into());
         }
+        // Another business's pass (or none at all) is refused before anything is
+        // stored, while the service can say so; offline, the service decides later.
+        if self.known_pass(&pass_id).is_none() && self.may_ask_now() {
+            match self.read_pass(&pass_id).await {
+                Err(Error::Api(err)) if err.code() == Some(&loyalty_api::ErrorCode::NotFound) => {
+                    return Err(NotAllowed::NotOfThisBusiness.into());
+                }
+                Ok(_) | Err(_) => {}
+            }
+        }
         let write = Write::Enrol {
             pass_id,
             name: input::text(TextField::Name, &enrolment.name, 200, true)?.unwrap_or_default(),

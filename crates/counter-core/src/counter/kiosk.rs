@@ -33,7 +33,7 @@ pub struct Progress {
 
 for_the_ui! {
 /// What a customer's own check-in came to.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
 pub enum CheckIn {
     /// The visit counts.
@@ -54,10 +54,17 @@ pub enum CheckIn {
         /// When (RFC 3339), as the service said.
         at: Option<String>,
     },
-    /// Not a loyalty card of this business.
+    /// Not a loyalty card the till could read.
     NotACard,
-    /// This card cannot check in (the service refused it): staff can help.
-    Refused,
+    /// A card none of this shop's customers has (enrolled elsewhere, or at another
+    /// business): nothing was stored.
+    NotOurs,
+    /// This card cannot check in (the service refused it, for the reason given): staff
+    /// can help.
+    Refused {
+        /// Why, as the service said.
+        refusal: crate::views::RefusalView,
+    },
 }
 }
 
@@ -123,6 +130,9 @@ impl Counter {
             Scanned::Card { id } => id,
             _ => return Ok(CheckIn::NotACard),
         };
+        if self.nobody_here_has(&card).await? {
+            return Ok(CheckIn::NotOurs);
+        }
         let name = || {
             self.cached_card(&card)
                 .ok()
@@ -164,7 +174,9 @@ impl Counter {
             ScanOutcome::Known { known, .. } => CheckIn::AlreadyCheckedIn {
                 at: known.last_visit_at.map(|t| t.to_string()),
             },
-            ScanOutcome::Refused { .. } => CheckIn::Refused,
+            ScanOutcome::Refused { refusal, .. } => CheckIn::Refused {
+                refusal: refusal.into(),
+            },
         })
     }
 

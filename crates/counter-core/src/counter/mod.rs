@@ -380,6 +380,14 @@ impl Counter {
         Outcome::of(&item, answer, |_| None)
     }
 
+    /// Whether the service may be asked something now: connected, answering, and no
+    /// wait in force.
+    fn may_ask_now(&self) -> bool {
+        self.core.client().is_some()
+            && self.core.connectivity().may_call_service()
+            && self.core.gate().is_none()
+    }
+
     /// The till's settings.
     pub fn settings(&self) -> Result<Settings, Error> {
         Ok(settings::load(&self.core.db())?)

@@ -82,6 +82,9 @@ impl Counter {
             }
             .into());
         }
+        if self.nobody_here_has(&card).await? {
+            return Err(NotAllowed::NotACardOfThisBusiness.into());
+        }
         self.scan(card, action, amount, false, None).await
     }
 
@@ -230,6 +233,24 @@ impl Counter {
     pub fn lookup_card(&self, card: &CardId) -> Result<Option<CardLookup>, Error> {
         self.staff()?;
         self.cached_card(card)
+    }
+
+    /// Whether no customer of this business has `card`, as far as the till can tell
+    /// now: not in its copy, nor among the customers enrolled since its last walk,
+    /// read now. False when it cannot tell (offline, no walk finished yet, the service
+    /// not answering): a card enrolled elsewhere today may be real, and the service
+    /// decides when the write goes.
+    pub(super) async fn nobody_here_has(&self, card: &CardId) -> Result<bool, Error> {
+        if self.cached_card(card)?.is_some() || !self.may_ask_now() {
+            return Ok(false);
+        }
+        let Some(client) = self.core.client() else {
+            return Ok(false);
+        };
+        match sync::newer(&self.core, &client).await {
+            Ok(Some(_)) => Ok(self.cached_card(card)?.is_none()),
+            Ok(None) | Err(_) => Ok(false),
+        }
     }
 
     /// [`Counter::lookup_card`], for the kiosk's check-in too.

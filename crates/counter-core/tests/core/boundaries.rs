@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use counter_core::pin::PinError;
 use counter_core::{
-    CheckIn, Config, Error, ErrorCode, GiftCardIssue, ItemState, NotAllowed, PinFor, ScanOutcome,
+    CheckIn, Config, Enrolment, Error, ErrorCode, GiftCardIssue, ItemState, NotAllowed, PinFor,
+    ScanOutcome,
 };
 use loyalty_api::ScanAction;
 use serde_json::json;
@@ -476,5 +477,76 @@ async fn a_refusal_the_key_caused_never_closes_a_write() {
     drain(&counter).await;
     assert_eq!(counter.item(item).unwrap().state, ItemState::Done);
     assert_eq!(env.scans_of(&customer).await, [("visit".to_owned(), 0)]);
+    counter.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_id_no_customer_of_this_business_has_is_refused_before_anything_is_stored() {
+    let mut env = Env::start().await;
+    let counter = env.counter().await;
+    counter.sync(None).await.unwrap();
+    let nowhere = loyalty_api::CardId::new(format!("card_{}", "Q".repeat(24)));
+
+    // While the service answers, the till's copy (read up to now) knows every card of
+    // the business: a card none of its customers has is refused, and nothing is stored.
+    let refused = counter
+        .record_scan(nowhere.clone(), ScanAction::Visit, None)
+        .await;
+    assert!(
+        matches!(
+            refused,
+            Err(Error::NotAllowed(NotAllowed::NotACardOfThisBusiness))
+        ),
+        "{refused:?}"
+    );
+    assert!(counter.queue(false, 10).unwrap().is_empty());
+
+    // A card enrolled since the till's last walk is found, and its visit counts.
+    let (card, customer) = env.new_visit_card().await;
+    let counted = counter
+        .record_scan(card, ScanAction::Visit, None)
+        .await
+        .unwrap();
+    assert!(matches!(counted, ScanOutcome::Done { .. }), "{counted:?}");
+    assert_eq!(env.scans_of(&customer).await.len(), 1);
+
+    // A pass of no business of this key's: the enrolment is refused, nothing stored.
+    let refused = counter
+        .enrol(Enrolment {
+            pass_id: Some(loyalty_api::PassId::new(format!("pass_{}", "Q".repeat(24)))),
+            name: "Nobody".into(),
+            email: "nobody@example.com".into(),
+            wallet: "apple".into(),
+            send_welcome: false,
+        })
+        .await;
+    assert!(
+        matches!(
+            refused,
+            Err(Error::NotAllowed(NotAllowed::NotOfThisBusiness))
+        ),
+        "{refused:?}"
+    );
+    assert_eq!(counter.queue(false, 10).unwrap().len(), 1);
+
+    // At the kiosk: not a card of this shop, said to the customer; nothing stored.
+    counter.set_pin(PIN, PinFor::Visit).unwrap();
+    counter.set_kiosk(true).unwrap();
+    assert_eq!(
+        counter.check_in(nowhere.as_str()).await.unwrap(),
+        CheckIn::NotOurs
+    );
+    counter.check_pin(PIN, PinFor::OneAction).unwrap();
+    counter.set_kiosk(false).unwrap();
+    assert_eq!(counter.queue(false, 10).unwrap().len(), 1);
+
+    // Offline the till cannot tell (a card enrolled elsewhere today may be real): the
+    // visit waits, and the service decides when it goes.
+    env.stop().await;
+    let waiting = counter
+        .record_scan(nowhere, ScanAction::Visit, None)
+        .await
+        .unwrap();
+    assert!(matches!(waiting, ScanOutcome::Queued { .. }), "{waiting:?}");
     counter.close().await;
 }

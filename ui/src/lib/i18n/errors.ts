@@ -144,6 +144,8 @@ function describeData(data: ErrorData, lang: Lang): string {
           return tr(lang, 'not_allowed_unknown_filter');
         case 'kiosk':
           return tr(lang, 'not_allowed_kiosk');
+        case 'not_a_card_of_this_business':
+          return tr(lang, 'not_allowed_not_a_card_of_this_business');
       }
     }
   }

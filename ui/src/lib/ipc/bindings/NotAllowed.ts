@@ -3,7 +3,7 @@
 /**
  * Why something a person asked is not allowed now.
  */
-export type NotAllowed = { "kind": "may_have_arrived" } | { "kind": "no_decision_pending" } | { "kind": "same_answer_again" } | { "kind": "withdrawn" } | { "kind": "not_a_recent_visit" } | { "kind": "no_pass_chosen" } | { "kind": "preview_gone" } | { "kind": "not_scheduled_here" } | { "kind": "not_in_the_demo" } | { "kind": "not_of_this_business" } | { "kind": "unknown_filter" } | { "kind": "kiosk" } | { "kind": "not_a_currency", 
+export type NotAllowed = { "kind": "may_have_arrived" } | { "kind": "no_decision_pending" } | { "kind": "same_answer_again" } | { "kind": "withdrawn" } | { "kind": "not_a_recent_visit" } | { "kind": "no_pass_chosen" } | { "kind": "preview_gone" } | { "kind": "not_scheduled_here" } | { "kind": "not_in_the_demo" } | { "kind": "not_of_this_business" } | { "kind": "not_a_card_of_this_business" } | { "kind": "unknown_filter" } | { "kind": "kiosk" } | { "kind": "not_a_currency", 
 /**
  * What was given (cut to 8 characters).
  */
