@@ -1,4 +1,8 @@
-//! The state the façade, the sender and the connectivity check share.
+//! The state the façade, the sender and the connectivity check share: the till's
+//! database, the client the outbox sends with and the key it holds, the business the
+//! till works for, and the events it publishes. The link to the service (connectivity,
+//! the service-wide gate, its clock) is in [`link`]; the outbox's claims and each
+//! item's backoff in [`claims`].
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
