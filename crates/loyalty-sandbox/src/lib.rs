@@ -56,6 +56,7 @@ pub mod rules;
 pub mod state;
 pub mod store;
 pub mod webhooks;
+pub mod wire;
 pub mod worker;
 
 use std::future::Future;

@@ -25,12 +25,12 @@ use sha2::{Digest, Sha256};
 
 use crate::clock::format_ms;
 use crate::error::{ApiError, ApiResult, Code};
-use crate::http::write::canonical_json;
 use crate::ids;
 use crate::store::broadcasts::{self, Broadcast, Recipients, Targeting, Token};
 use crate::store::business::Business;
 use crate::store::effects::{self, EffectKind};
 use crate::store::{Scope, passes};
+use crate::wire::json::canonical_json;
 
 /// How long a confirmation token lives.
 pub const TOKEN_LIFE_MS: i64 = 10 * 60 * 1000;

@@ -5,7 +5,8 @@ use serde_json::{Value, json};
 
 use crate::error::{ApiError, ApiResult, Code};
 use crate::ids;
-use crate::store::customers::{self, Card, CardCounters, NewCustomer};
+use crate::rules::scan::CardCounters;
+use crate::store::customers::{self, Card, NewCustomer};
 use crate::store::effects::{self, EffectKind};
 use crate::store::{
     Scope,

@@ -11,8 +11,9 @@ use rusqlite::{Connection, params};
 
 use crate::error::ApiResult;
 use crate::ids;
+use crate::rules::scan::CardCounters;
 use crate::rules::scan::{self, CardRules, ScanKind, ScanRequest};
-use crate::store::customers::{self, Card, CardCounters, NewCustomer};
+use crate::store::customers::{self, Card, NewCustomer};
 use crate::store::locations::{self, Location};
 use crate::store::passes::Pass;
 use crate::store::referrals::{self, Referral};

@@ -95,43 +95,6 @@ pub fn valid_idempotency_key(key: &[u8]) -> bool {
     !key.is_empty() && key.len() <= MAX_IDEMPOTENCY_KEY && key.iter().all(|b| b.is_ascii_graphic())
 }
 
-/// Canonical JSON text of a value the server built: object keys sorted at every
-/// depth. (A request body's is [`canonical_text`], which keeps numbers exact.)
-pub fn canonical_json(value: &Value) -> String {
-    fn write(value: &Value, out: &mut String) {
-        match value {
-            Value::Object(map) => {
-                let mut keys: Vec<&String> = map.keys().collect();
-                keys.sort();
-                out.push('{');
-                for (i, k) in keys.into_iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    out.push_str(&Value::String(k.clone()).to_string());
-                    out.push(':');
-                    write(&map[k], out);
-                }
-                out.push('}');
-            }
-            Value::Array(items) => {
-                out.push('[');
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    write(item, out);
-                }
-                out.push(']');
-            }
-            other => out.push_str(&other.to_string()),
-        }
-    }
-    let mut out = String::new();
-    write(value, &mut out);
-    out
-}
-
 fn storable(problem: &Problem) -> bool {
     let status = problem.status.as_u16();
     let not_stored_status = matches!(status, 401 | 403 | 429) || status >= 500;
@@ -303,7 +266,6 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn idempotency_keys_are_one_to_255_visible_ascii_characters() {
@@ -313,14 +275,6 @@ mod tests {
         assert!(!valid_idempotency_key(&[b'x'; 256]));
         assert!(!valid_idempotency_key(b"has space"));
         assert!(!valid_idempotency_key("é".as_bytes()));
-    }
-
-    #[test]
-    fn canonical_json_ignores_key_order() {
-        let a = json!({"b": 1, "a": {"y": [1, 2], "x": null}});
-        let b = json!({"a": {"x": null, "y": [1, 2]}, "b": 1});
-        assert_eq!(canonical_json(&a), canonical_json(&b));
-        assert_eq!(canonical_json(&a), r#"{"a":{"x":null,"y":[1,2]},"b":1}"#);
     }
 
     fn canonical(text: &str) -> String {

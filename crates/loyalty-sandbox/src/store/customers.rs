@@ -10,6 +10,7 @@ use super::{Place, Scope};
 use crate::clock::format_ms;
 use crate::error::ApiResult;
 use crate::openapi as wire;
+use crate::rules::scan::CardCounters;
 
 /// A loyalty card and its counters.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,21 +33,6 @@ pub struct Card {
     pub counters: CardCounters,
     /// Creation time.
     pub created_at: i64,
-}
-
-/// The part of a card a scan changes (and an undo restores).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-pub struct CardCounters {
-    /// Visits towards the goal.
-    pub visits: i64,
-    /// Points towards the goal.
-    pub points: i64,
-    /// Rewards earned and not yet redeemed.
-    pub rewards_available: i64,
-    /// Rewards redeemed so far.
-    pub rewards_redeemed: i64,
-    /// Last visit, ms.
-    pub last_visit_at: Option<i64>,
 }
 
 impl Card {

@@ -8,11 +8,11 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde_json::Value;
 
 use super::Scope;
-use super::customers::CardCounters;
 use super::list::{ListQuery, Page, PageRequest};
 use crate::clock::format_ms;
 use crate::error::ApiResult;
 use crate::openapi as wire;
+use crate::rules::scan::CardCounters;
 
 /// A scan to store.
 #[derive(Debug, Clone)]
