@@ -9,8 +9,8 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
-use crate::openapi as wire;
 use crate::request_id;
+use crate::wire;
 
 /// Where the `type` URLs of problems point: `{SITE_URL}/developers/errors#<code>`.
 pub const SITE_URL: &str = "https://loyalty-counter.example";

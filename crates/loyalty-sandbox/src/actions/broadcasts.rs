@@ -169,17 +169,17 @@ pub fn preview(
         },
         now_ms,
     )?;
-    Ok(crate::openapi::answer(crate::openapi::BroadcastPreview {
+    Ok(crate::wire::answer(crate::wire::BroadcastPreview {
         object: "broadcast_preview".into(),
         confirmation_token: token,
         expires_at: format_ms(expires_at),
-        message: crate::openapi::PreviewMessage {
+        message: crate::wire::PreviewMessage {
             title: m.title.clone(),
             body: m.body.clone(),
             translated: false,
         },
-        quota: crate::openapi::Quota { remaining, total },
-        recipients: crate::openapi::PreviewRecipients {
+        quota: crate::wire::Quota { remaining, total },
+        recipients: crate::wire::PreviewRecipients {
             audience: m.audience.clone(),
             cards: recipients.cards(),
             people: recipients.people(),
@@ -277,7 +277,7 @@ pub fn confirm(
         created_at: now_ms,
     };
     broadcasts::insert(conn, &b)?;
-    let answer = crate::openapi::answer(crate::openapi::Broadcast {
+    let answer = crate::wire::answer(crate::wire::Broadcast {
         object: "broadcast".into(),
         id: b.id.clone(),
         status: b.status.clone(),
@@ -386,7 +386,7 @@ pub fn cancel(conn: &Connection, scope: &Scope, id: &str, now_ms: i64) -> ApiRes
             ));
         }
     }
-    Ok(crate::openapi::answer(crate::openapi::Broadcast {
+    Ok(crate::wire::answer(crate::wire::Broadcast {
         object: "broadcast".into(),
         id: b.id.clone(),
         status: b.status.clone(),

@@ -88,11 +88,11 @@ pub fn issue(conn: &Connection, scope: &Scope, req: &Issue, now_ms: i64) -> ApiR
         now_ms,
     )?;
     let mut body = card.wire(None);
-    body.email = Some(crate::openapi::EmailOutcome {
+    body.email = Some(crate::wire::EmailOutcome {
         sent,
         reason: (!sent).then(|| "sandbox".to_owned()),
     });
-    Ok(crate::openapi::answer(body))
+    Ok(crate::wire::answer(body))
 }
 
 /// A validated payment request.
@@ -152,7 +152,7 @@ pub fn pay(conn: &Connection, scope: &Scope, req: &Payment, now_ms: i64) -> ApiR
             created_at: now_ms,
         },
     )?;
-    let body = crate::openapi::answer(crate::openapi::GiftCardPayment {
+    let body = crate::wire::answer(crate::wire::GiftCardPayment {
         object: "gift_card_payment".into(),
         id: tx_id.clone(),
         gift_card_id: card.id.clone(),

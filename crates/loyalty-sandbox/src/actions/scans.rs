@@ -70,7 +70,7 @@ pub fn record(
     )?;
     let mut after = card.clone();
     after.counters = outcome.after;
-    let result = crate::openapi::answer(crate::openapi::ScanResult {
+    let result = crate::wire::answer(crate::wire::ScanResult {
         object: "scan_result".into(),
         id: scan_id.clone(),
         kind: input.request.kind.as_str().to_owned(),

@@ -30,6 +30,21 @@ pub const DEFAULT_LIMIT: usize = 20;
 /// Largest page size.
 pub const MAX_LIMIT: usize = 100;
 
+/// The 400 codes of every list.
+pub(crate) const LIST_CODES: &str = "invalid_parameter (limit 1 to 100, a filter value, a repeated parameter; `param` names it), invalid_cursor";
+
+/// `limit` and `cursor`, shared by every list (the document's parameters).
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub(crate) struct PageParams {
+    /// Page size, 1 to 100 (default 20).
+    #[param(minimum = 1, maximum = 100)]
+    limit: Option<i64>,
+    /// The previous answer's `next_cursor`, exactly as returned.
+    cursor: Option<String>,
+}
+
 /// A filter a list accepts: its name and, when closed, its allowed values.
 #[derive(Debug, Clone, Copy)]
 pub struct FilterSpec {
@@ -177,7 +192,7 @@ impl ListParams {
             }
             _ => None,
         };
-        crate::openapi::answer(crate::openapi::List {
+        crate::wire::answer(crate::wire::List {
             object: "list",
             data: page.items.iter().map(render).collect(),
             has_more: next_cursor.is_some(),

@@ -13,15 +13,15 @@ use crate::store::{customers, gift_cards, locations, passes, referrals, scans, w
 
 /// GET /v1/me: the key, its business, mode, plan, scopes and rate limits.
 #[utoipa::path(get, path = "/v1/me", tag = "reads",
-    responses((status = 200, description = "The key, its business, mode, plan, scopes and rate limits.", body = crate::openapi::Key)))]
+    responses((status = 200, description = "The key, its business, mode, plan, scopes and rate limits.", body = crate::wire::Key)))]
 pub async fn me(caller: Caller) -> Json<Value> {
-    Json(crate::openapi::answer(crate::openapi::Key {
+    Json(crate::wire::answer(crate::wire::Key {
         object: "key".into(),
-        business: crate::openapi::KeyBusiness {
+        business: crate::wire::KeyBusiness {
             id: caller.business.id.clone(),
             name: caller.business.name.clone(),
         },
-        key: crate::openapi::KeyId {
+        key: crate::wire::KeyId {
             id: caller.key_id,
             prefix: caller.prefix,
         },
@@ -40,10 +40,10 @@ const PASS_FILTERS: &[FilterSpec] = &[FilterSpec {
 
 /// GET /v1/passes (filter: `status`).
 #[utoipa::path(get, path = "/v1/passes", tag = "reads",
-    params(crate::openapi::Page, ("status" = Option<String>, Query, description = "`active` or `archived`.")),
-    responses((status = 200, description = "Passes, active and archived.", body = crate::openapi::PassList,
+    params(crate::http::list::PageParams, ("status" = Option<String>, Query, description = "`active` or `archived`.")),
+    responses((status = 200, description = "Passes, active and archived.", body = crate::wire::PassList,
             links(("GetPass" = (operation_id = "get_pass", parameters(("id" = "$response.body#/data/0/id")))))),
-        (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
+        (status = 400, description = crate::http::list::LIST_CODES, body = crate::wire::Problem, content_type = "application/problem+json")))]
 pub async fn list_passes(list: ListRequest) -> ApiResult<Json<Value>> {
     list.respond("passes", PASS_FILTERS, passes::Pass::to_json, |params| {
         let filters = passes::Filters {
@@ -57,7 +57,7 @@ pub async fn list_passes(list: ListRequest) -> ApiResult<Json<Value>> {
 /// GET /v1/passes/{id}.
 #[utoipa::path(get, path = "/v1/passes/{id}", tag = "reads",
     params(("id" = String, Path, description = "A pass id.")),
-    responses((status = 200, description = "The pass.", body = crate::openapi::Pass)))]
+    responses((status = 200, description = "The pass.", body = crate::wire::Pass)))]
 pub async fn get_pass(
     State(state): State<AppState>,
     caller: Caller,
@@ -89,12 +89,12 @@ const CUSTOMER_FILTERS: &[FilterSpec] = &[
 
 /// GET /v1/customers (filters: `email`, exact and case-insensitive; `pass_id`).
 #[utoipa::path(get, path = "/v1/customers", tag = "reads",
-    params(crate::openapi::Page,
+    params(crate::http::list::PageParams,
         ("email" = Option<String>, Query, description = "Exact email, case-insensitive."),
         ("pass_id" = Option<String>, Query, description = "Only this pass's customers.")),
-    responses((status = 200, description = "Customers with their cards; deleted ones excluded.", body = crate::openapi::CustomerList,
+    responses((status = 200, description = "Customers with their cards; deleted ones excluded.", body = crate::wire::CustomerList,
             links(("GetCustomer" = (operation_id = "get_customer", parameters(("id" = "$response.body#/data/0/id")))))),
-        (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
+        (status = 400, description = crate::http::list::LIST_CODES, body = crate::wire::Problem, content_type = "application/problem+json")))]
 pub async fn list_customers(list: ListRequest) -> ApiResult<Json<Value>> {
     list.respond(
         "customers",
@@ -114,7 +114,7 @@ pub async fn list_customers(list: ListRequest) -> ApiResult<Json<Value>> {
 /// GET /v1/customers/{id}: deleted customers answer 404 like unknown ones.
 #[utoipa::path(get, path = "/v1/customers/{id}", tag = "reads",
     params(("id" = String, Path, description = "A customer id.")),
-    responses((status = 200, description = "The customer (deleted ones are not found).", body = crate::openapi::Customer)))]
+    responses((status = 200, description = "The customer (deleted ones are not found).", body = crate::wire::Customer)))]
 pub async fn get_customer(
     State(state): State<AppState>,
     caller: Caller,
@@ -146,11 +146,11 @@ const SCAN_FILTERS: &[FilterSpec] = &[
 
 /// GET /v1/scans (filters: `customer_id`, `kind`).
 #[utoipa::path(get, path = "/v1/scans", tag = "reads",
-    params(crate::openapi::Page,
+    params(crate::http::list::PageParams,
         ("customer_id" = Option<String>, Query, description = "Only this customer's scans."),
         ("kind" = Option<String>, Query, description = "`visit` or `points`.")),
-    responses((status = 200, description = "Visits and points scans.", body = crate::openapi::ScanList),
-        (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "Visits and points scans.", body = crate::wire::ScanList),
+        (status = 400, description = crate::http::list::LIST_CODES, body = crate::wire::Problem, content_type = "application/problem+json")))]
 pub async fn list_scans(list: ListRequest) -> ApiResult<Json<Value>> {
     list.respond(
         "scans",
@@ -169,9 +169,9 @@ pub async fn list_scans(list: ListRequest) -> ApiResult<Json<Value>> {
 
 /// GET /v1/locations.
 #[utoipa::path(get, path = "/v1/locations", tag = "reads",
-    params(crate::openapi::Page),
-    responses((status = 200, description = "Locations, inactive ones included.", body = crate::openapi::LocationList),
-        (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
+    params(crate::http::list::PageParams),
+    responses((status = 200, description = "Locations, inactive ones included.", body = crate::wire::LocationList),
+        (status = 400, description = crate::http::list::LIST_CODES, body = crate::wire::Problem, content_type = "application/problem+json")))]
 pub async fn list_locations(list: ListRequest) -> ApiResult<Json<Value>> {
     list.respond("locations", &[], locations::Location::to_json, |_| {
         locations::list
@@ -181,9 +181,9 @@ pub async fn list_locations(list: ListRequest) -> ApiResult<Json<Value>> {
 
 /// GET /v1/referrals.
 #[utoipa::path(get, path = "/v1/referrals", tag = "reads",
-    params(crate::openapi::Page),
-    responses((status = 200, description = "Referrals.", body = crate::openapi::ReferralList),
-        (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
+    params(crate::http::list::PageParams),
+    responses((status = 200, description = "Referrals.", body = crate::wire::ReferralList),
+        (status = 400, description = crate::http::list::LIST_CODES, body = crate::wire::Problem, content_type = "application/problem+json")))]
 pub async fn list_referrals(list: ListRequest) -> ApiResult<Json<Value>> {
     list.respond("referrals", &[], referrals::Referral::to_json, |_| {
         referrals::list
@@ -198,11 +198,11 @@ const GIFT_CARD_FILTERS: &[FilterSpec] = &[FilterSpec {
 
 /// GET /v1/gift_cards (filter: `status`).
 #[utoipa::path(get, path = "/v1/gift_cards", tag = "reads",
-    params(crate::openapi::Page, ("status" = Option<String>, Query, description = "`issued`, `active`, `depleted` or `cancelled`.")),
-    responses((status = 200, description = "Gift cards, test cards flagged.", body = crate::openapi::GiftCardList,
+    params(crate::http::list::PageParams, ("status" = Option<String>, Query, description = "`issued`, `active`, `depleted` or `cancelled`.")),
+    responses((status = 200, description = "Gift cards, test cards flagged.", body = crate::wire::GiftCardList,
             links(("GetGiftCard" = (operation_id = "get_gift_card", parameters(("id" = "$response.body#/data/0/id")))),
                 ("PayGiftCard" = (operation_id = "pay_gift_card", parameters(("id" = "$response.body#/data/0/id")))))),
-        (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
+        (status = 400, description = crate::http::list::LIST_CODES, body = crate::wire::Problem, content_type = "application/problem+json")))]
 pub async fn list_gift_cards(list: ListRequest) -> ApiResult<Json<Value>> {
     list.respond(
         "gift_cards",
@@ -221,7 +221,7 @@ pub async fn list_gift_cards(list: ListRequest) -> ApiResult<Json<Value>> {
 /// GET /v1/gift_cards/{id}: with the newest 20 ledger entries and `transactions_has_more`.
 #[utoipa::path(get, path = "/v1/gift_cards/{id}", tag = "reads",
     params(("id" = String, Path, description = "A gift card id.")),
-    responses((status = 200, description = "The gift card with its newest 20 ledger entries.", body = crate::openapi::GiftCard)))]
+    responses((status = 200, description = "The gift card with its newest 20 ledger entries.", body = crate::wire::GiftCard)))]
 pub async fn get_gift_card(
     State(state): State<AppState>,
     caller: Caller,
@@ -249,9 +249,9 @@ pub async fn get_gift_card(
 
 /// GET /v1/webhook_endpoints: the business's endpoints, no secrets, urls without query.
 #[utoipa::path(get, path = "/v1/webhook_endpoints", tag = "reads",
-    params(crate::openapi::Page),
-    responses((status = 200, description = "The business's webhook endpoints.", body = crate::openapi::WebhookEndpointList),
-        (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
+    params(crate::http::list::PageParams),
+    responses((status = 200, description = "The business's webhook endpoints.", body = crate::wire::WebhookEndpointList),
+        (status = 400, description = crate::http::list::LIST_CODES, body = crate::wire::Problem, content_type = "application/problem+json")))]
 pub async fn list_webhook_endpoints(list: ListRequest) -> ApiResult<Json<Value>> {
     // Endpoints belong to the business, not to a place.
     list.respond(

@@ -36,8 +36,8 @@ fn start_of(day: Date, tz: &TimeZone) -> ApiResult<i64> {
         ("to" = Option<String>, Query, format = Date, description = "Last day (YYYY-MM-DD), included."),
     ),
     responses(
-        (status = 200, description = "Figures for whole days in the business's time zone.", body = crate::openapi::Stats),
-        (status = 400, description = "invalid_parameter: a malformed date, `from` after `to`, more than 366 days (`param` names it).", body = crate::openapi::Problem, content_type = "application/problem+json"),
+        (status = 200, description = "Figures for whole days in the business's time zone.", body = crate::wire::Stats),
+        (status = 400, description = "invalid_parameter: a malformed date, `from` after `to`, more than 366 days (`param` names it).", body = crate::wire::Problem, content_type = "application/problem+json"),
     ))]
 pub async fn get_stats(
     State(state): State<AppState>,
@@ -78,7 +78,7 @@ pub async fn get_stats(
         .db()
         .read(move |c| stats::figures(c, &scope, start, end))
         .await?;
-    Ok(Json(crate::openapi::answer(crate::openapi::Stats {
+    Ok(Json(crate::wire::answer(crate::wire::Stats {
         object: "stats".into(),
         from: from.to_string(),
         to: to.to_string(),

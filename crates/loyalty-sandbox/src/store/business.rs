@@ -34,9 +34,9 @@ impl Default for RateLimits {
 
 impl RateLimits {
     /// The `rate_limits` object of `GET /v1/me`.
-    pub(crate) fn wire(self) -> crate::openapi::RateLimits {
+    pub(crate) fn wire(self) -> crate::wire::RateLimits {
         let n = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
-        crate::openapi::RateLimits {
+        crate::wire::RateLimits {
             requests_per_business: n(self.requests_per_business),
             requests_per_key: n(self.requests_per_key),
             window_seconds: n(self.window_seconds),
@@ -46,7 +46,7 @@ impl RateLimits {
 
     /// [`RateLimits::wire`] as JSON (the control routes show it too).
     pub fn to_json(self) -> Value {
-        crate::openapi::answer(self.wire())
+        crate::wire::answer(self.wire())
     }
 }
 

@@ -9,8 +9,8 @@ use super::list::{ListQuery, Page, PageRequest};
 use super::{Place, Scope};
 use crate::clock::format_ms;
 use crate::error::ApiResult;
-use crate::openapi as wire;
 use crate::rules::scan::CardCounters;
+use crate::wire;
 
 /// A loyalty card and its counters.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -11,7 +11,7 @@ use super::{Place, Scope};
 use crate::clock::format_ms;
 use crate::error::ApiResult;
 use crate::money;
-use crate::openapi as wire;
+use crate::wire;
 
 /// How many ledger entries a retrieved gift card shows.
 pub const TRANSACTIONS_SHOWN: usize = 20;

@@ -7,7 +7,7 @@ use super::Scope;
 use super::list::{ListQuery, Page, PageRequest};
 use crate::clock::format_ms;
 use crate::error::ApiResult;
-use crate::openapi as wire;
+use crate::wire;
 
 /// A location. Team-member links, join codes and review links are never stored here.
 #[derive(Debug, Clone)]

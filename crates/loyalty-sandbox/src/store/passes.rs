@@ -7,7 +7,7 @@ use super::list::{ListQuery, Page, PageRequest};
 use super::{Place, Scope};
 use crate::clock::format_ms;
 use crate::error::ApiResult;
-use crate::openapi as wire;
+use crate::wire;
 
 /// What a new pass is made of.
 #[derive(Debug, Clone)]

@@ -11,7 +11,7 @@ use super::Scope;
 use super::list::{ListQuery, Page, PageRequest};
 use crate::clock::format_ms;
 use crate::error::ApiResult;
-use crate::openapi as wire;
+use crate::wire;
 
 /// A referral.
 #[derive(Debug, Clone)]

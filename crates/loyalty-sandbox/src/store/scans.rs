@@ -11,8 +11,8 @@ use super::Scope;
 use super::list::{ListQuery, Page, PageRequest};
 use crate::clock::format_ms;
 use crate::error::ApiResult;
-use crate::openapi as wire;
 use crate::rules::scan::CardCounters;
+use crate::wire;
 
 /// A scan to store.
 #[derive(Debug, Clone)]

@@ -10,8 +10,8 @@ use serde_json::Value;
 use super::list::{ListQuery, Page, PageRequest};
 use crate::clock::format_ms;
 use crate::error::ApiResult;
-use crate::openapi as wire;
 use crate::store::json_strings;
+use crate::wire;
 
 /// A webhook endpoint.
 #[derive(Debug, Clone)]

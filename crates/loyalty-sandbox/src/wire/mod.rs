@@ -1,4 +1,14 @@
-//! The API on the wire: what the server writes as JSON, below everything that
-//! decides or stores it.
+//! The API on the wire: every answer and request body as one type, which the routes
+//! answer with and the OpenAPI document describes, so the two cannot drift; and
+//! canonical JSON for fingerprints.
+//!
+//! This is the bottom of what the server says: the store, the rules and the actions
+//! build these values, the routes send them and `crate::openapi` documents them,
+//! never the other way round.
 
+mod answers;
 pub mod json;
+mod requests;
+
+pub(crate) use answers::*;
+pub(crate) use requests::*;

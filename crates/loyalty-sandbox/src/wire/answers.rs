@@ -1,7 +1,6 @@
-//! The wire types of the API: each resource's JSON is one `Serialize + ToSchema` type,
-//! which the routes answer with and the OpenAPI document describes, so the two cannot
-//! drift (the fuzzer's `response_schema_conformance` check still compares every answer
-//! with its schema).
+//! The answers of the API: each resource's JSON is one `Serialize + ToSchema` type
+//! (the fuzzer's `response_schema_conformance` check still compares every answer with
+//! its schema).
 
 use serde::Serialize;
 use serde_json::Value;
