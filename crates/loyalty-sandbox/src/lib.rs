@@ -68,10 +68,14 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 pub use actions::setup::{DemoKeys, MintedKey};
-pub use http::app;
 pub use keys::Mode;
 pub use state::AppState;
 pub use store::Place;
+
+/// The whole API, its OpenAPI document included (see [`http::app`]).
+pub fn app(state: AppState) -> axum::Router {
+    http::app(state, openapi::serve)
+}
 
 /// How to open a sandbox.
 #[derive(Debug, Clone, Default)]
