@@ -162,9 +162,9 @@ pub struct Problem {
 
 impl Problem {
     /// The problem body, with the request id that answered it.
-    pub fn body(&self, request_id: &str) -> Value {
+    pub(crate) fn body(&self, request_id: &str) -> wire::Problem {
         let extra = self.extra.clone();
-        wire::answer(wire::Problem {
+        wire::Problem {
             r#type: format!("{SITE_URL}/developers/errors#{}", self.code),
             title: self.title.clone(),
             status: self.status.as_u16(),
@@ -185,7 +185,7 @@ impl Problem {
             balance: extra.balance,
             last_visit_at: extra.last_visit_at,
             customer_id: extra.customer_id,
-        })
+        }
     }
 }
 
@@ -315,8 +315,18 @@ impl From<serde_json::Error> for ApiError {
 
 /// Builds the HTTP answer of a problem.
 pub fn problem_response(problem: &Problem, request_id: &str) -> Response {
-    let body = problem.body(request_id);
-    let mut response = (problem.status, body.to_string()).into_response();
+    let (status, body) = match serde_json::to_string(&problem.body(request_id)) {
+        Ok(body) => (problem.status, body),
+        Err(cause) => {
+            tracing::error!(%request_id, %cause, code = %problem.code, "writing a problem");
+            let body = format!(
+                r#"{{"type":"{SITE_URL}/developers/errors#internal_error","title":"Internal error","status":500,"detail":"The server failed to answer. Quote the request_id when reporting it.","code":"internal_error","request_id":{}}}"#,
+                Value::String(request_id.to_owned())
+            );
+            (StatusCode::INTERNAL_SERVER_ERROR, body)
+        }
+    };
+    let mut response = (status, body).into_response();
     let headers = response.headers_mut();
     headers.insert(
         header::CONTENT_TYPE,

@@ -55,6 +55,7 @@ pub mod request_id;
 pub mod rules;
 pub mod state;
 pub mod store;
+pub mod views;
 pub mod webhooks;
 pub mod wire;
 pub mod worker;

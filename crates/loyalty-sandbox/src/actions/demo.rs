@@ -427,7 +427,7 @@ pub fn add_gift_card_samples(conn: &Connection, scope: &Scope, now_ms: i64) -> A
             },
             now_ms,
         )?;
-        let id = issued["id"].as_str().unwrap_or_default().to_owned();
+        let id = issued.id;
         if claimed && let Some(mut card) = gift_cards::get(conn, scope, &id)? {
             card.status = "active".into();
             card.claimed_at = Some(now_ms);

@@ -14,6 +14,8 @@ use crate::clock::format_ms;
 use crate::error::{ApiError, ApiResult, Code};
 use crate::store::effects::{self, EffectKind};
 use crate::store::{Scope, customers, gift_cards, passes, scans};
+use crate::views;
+use crate::wire;
 
 /// How long after a scan or spend the counter may undo it.
 pub const UNDO_WINDOW_MS: i64 = 5_000;
@@ -43,7 +45,7 @@ fn deleted_members(
 }
 
 /// Undoes the last scan of a loyalty card; answers the card after the undo.
-pub fn card(conn: &Connection, card_id: &str, now_ms: i64) -> ApiResult<Value> {
+pub(crate) fn card(conn: &Connection, card_id: &str, now_ms: i64) -> ApiResult<wire::Card> {
     let Some(mut card) = customers::get_card_any(conn, card_id)? else {
         return Err(ApiError::not_found("card", card_id).param("card_id"));
     };
@@ -97,12 +99,16 @@ pub fn card(conn: &Connection, card_id: &str, now_ms: i64) -> ApiResult<Value> {
         json!({ "card_id": card.id, "wallet": card.wallet }),
         now_ms,
     )?;
-    effects::event(conn, &scope, "scan.voided", Value::Object(payload), now_ms)?;
-    Ok(card.to_json())
+    effects::event(conn, &scope, "scan.voided", &payload, now_ms)?;
+    Ok(wire::Card::from(&card))
 }
 
 /// Undoes the last spend of a gift card; answers the gift card after the undo.
-pub fn gift_card(conn: &Connection, gift_card_id: &str, now_ms: i64) -> ApiResult<Value> {
+pub(crate) fn gift_card(
+    conn: &Connection,
+    gift_card_id: &str,
+    now_ms: i64,
+) -> ApiResult<wire::GiftCard> {
     let Some(mut card) = gift_cards::get_any(conn, gift_card_id)? else {
         return Err(ApiError::not_found("gift card", gift_card_id).param("gift_card_id"));
     };
@@ -145,7 +151,7 @@ pub fn gift_card(conn: &Connection, gift_card_id: &str, now_ms: i64) -> ApiResul
         json!({ "gift_card_id": card.id }),
         now_ms,
     )?;
-    effects::event(conn, &scope, "scan.voided", Value::Object(payload), now_ms)?;
+    effects::event(conn, &scope, "scan.voided", &payload, now_ms)?;
     let (txs, more) = gift_cards::transactions(conn, &card.id, gift_cards::TRANSACTIONS_SHOWN)?;
-    Ok(card.to_json(Some((&txs, more))))
+    Ok(views::gift_card(&card, Some((&txs, more))))
 }

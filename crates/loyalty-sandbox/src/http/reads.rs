@@ -2,7 +2,6 @@
 
 use axum::Json;
 use axum::extract::State;
-use serde_json::Value;
 
 use super::auth::Caller;
 use super::list::{FilterSpec, ListRequest};
@@ -10,27 +9,29 @@ use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
 use crate::store::business::plan_name;
 use crate::store::{customers, gift_cards, locations, passes, referrals, scans, webhooks};
+use crate::views;
+use crate::wire;
 
 /// GET /v1/me: the key, its business, mode, plan, scopes and rate limits.
 #[utoipa::path(get, path = "/v1/me", tag = "reads",
     responses((status = 200, description = "The key, its business, mode, plan, scopes and rate limits.", body = crate::wire::Key)))]
-pub async fn me(caller: Caller) -> Json<Value> {
-    Json(crate::wire::answer(crate::wire::Key {
+pub(crate) async fn me(caller: Caller) -> Json<wire::Key> {
+    Json(wire::Key {
         object: "key".into(),
-        business: crate::wire::KeyBusiness {
+        business: wire::KeyBusiness {
             id: caller.business.id.clone(),
             name: caller.business.name.clone(),
         },
-        key: crate::wire::KeyId {
+        key: wire::KeyId {
             id: caller.key_id,
             prefix: caller.prefix,
         },
         mode: caller.mode.as_str().to_owned(),
         plan_name: plan_name(&caller.business.plan),
         plan: caller.business.plan,
-        rate_limits: caller.business.limits.wire(),
+        rate_limits: caller.business.limits.into(),
         scopes: caller.scopes,
-    }))
+    })
 }
 
 const PASS_FILTERS: &[FilterSpec] = &[FilterSpec {
@@ -44,8 +45,8 @@ const PASS_FILTERS: &[FilterSpec] = &[FilterSpec {
     responses((status = 200, description = "Passes, active and archived.", body = crate::wire::PassList,
             links(("GetPass" = (operation_id = "get_pass", parameters(("id" = "$response.body#/data/0/id")))))),
         (status = 400, description = crate::http::list::LIST_CODES, body = crate::wire::Problem, content_type = "application/problem+json")))]
-pub async fn list_passes(list: ListRequest) -> ApiResult<Json<Value>> {
-    list.respond("passes", PASS_FILTERS, passes::Pass::to_json, |params| {
+pub(crate) async fn list_passes(list: ListRequest) -> ApiResult<Json<wire::List<wire::Pass>>> {
+    list.respond("passes", PASS_FILTERS, |params| {
         let filters = passes::Filters {
             status: params.filter("status"),
         };
@@ -58,11 +59,11 @@ pub async fn list_passes(list: ListRequest) -> ApiResult<Json<Value>> {
 #[utoipa::path(get, path = "/v1/passes/{id}", tag = "reads",
     params(("id" = String, Path, description = "A pass id.")),
     responses((status = 200, description = "The pass.", body = crate::wire::Pass)))]
-pub async fn get_pass(
+pub(crate) async fn get_pass(
     State(state): State<AppState>,
     caller: Caller,
     super::Id(id): super::Id,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<wire::Pass>> {
     let scope = caller.scope();
     let found = {
         let id = id.clone();
@@ -72,7 +73,7 @@ pub async fn get_pass(
             .await?
     };
     found
-        .map(|p| Json(p.to_json()))
+        .map(|p| Json(wire::Pass::from(&p)))
         .ok_or_else(|| ApiError::not_found("pass", &id))
 }
 
@@ -95,19 +96,16 @@ const CUSTOMER_FILTERS: &[FilterSpec] = &[
     responses((status = 200, description = "Customers with their cards; deleted ones excluded.", body = crate::wire::CustomerList,
             links(("GetCustomer" = (operation_id = "get_customer", parameters(("id" = "$response.body#/data/0/id")))))),
         (status = 400, description = crate::http::list::LIST_CODES, body = crate::wire::Problem, content_type = "application/problem+json")))]
-pub async fn list_customers(list: ListRequest) -> ApiResult<Json<Value>> {
-    list.respond(
-        "customers",
-        CUSTOMER_FILTERS,
-        customers::Customer::to_json,
-        |params| {
-            let filters = customers::Filters {
-                email: params.filter("email"),
-                pass_id: params.filter("pass_id"),
-            };
-            move |c, scope, page| customers::list(c, scope, &filters, page)
-        },
-    )
+pub(crate) async fn list_customers(
+    list: ListRequest,
+) -> ApiResult<Json<wire::List<wire::Customer>>> {
+    list.respond("customers", CUSTOMER_FILTERS, |params| {
+        let filters = customers::Filters {
+            email: params.filter("email"),
+            pass_id: params.filter("pass_id"),
+        };
+        move |c, scope, page| customers::list(c, scope, &filters, page)
+    })
     .await
 }
 
@@ -115,11 +113,11 @@ pub async fn list_customers(list: ListRequest) -> ApiResult<Json<Value>> {
 #[utoipa::path(get, path = "/v1/customers/{id}", tag = "reads",
     params(("id" = String, Path, description = "A customer id.")),
     responses((status = 200, description = "The customer (deleted ones are not found).", body = crate::wire::Customer)))]
-pub async fn get_customer(
+pub(crate) async fn get_customer(
     State(state): State<AppState>,
     caller: Caller,
     super::Id(id): super::Id,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<wire::Customer>> {
     let scope = caller.scope();
     let found = {
         let id = id.clone();
@@ -129,7 +127,7 @@ pub async fn get_customer(
             .await?
     };
     found
-        .map(|c| Json(c.to_json()))
+        .map(|c| Json(wire::Customer::from(&c)))
         .ok_or_else(|| ApiError::not_found("customer", &id))
 }
 
@@ -151,19 +149,14 @@ const SCAN_FILTERS: &[FilterSpec] = &[
         ("kind" = Option<String>, Query, description = "`visit` or `points`.")),
     responses((status = 200, description = "Visits and points scans.", body = crate::wire::ScanList),
         (status = 400, description = crate::http::list::LIST_CODES, body = crate::wire::Problem, content_type = "application/problem+json")))]
-pub async fn list_scans(list: ListRequest) -> ApiResult<Json<Value>> {
-    list.respond(
-        "scans",
-        SCAN_FILTERS,
-        scans::ScanRecord::to_json,
-        |params| {
-            let filters = scans::Filters {
-                customer_id: params.filter("customer_id"),
-                kind: params.filter("kind"),
-            };
-            move |c, scope, page| scans::list(c, scope, &filters, page)
-        },
-    )
+pub(crate) async fn list_scans(list: ListRequest) -> ApiResult<Json<wire::List<wire::Scan>>> {
+    list.respond("scans", SCAN_FILTERS, |params| {
+        let filters = scans::Filters {
+            customer_id: params.filter("customer_id"),
+            kind: params.filter("kind"),
+        };
+        move |c, scope, page| scans::list(c, scope, &filters, page)
+    })
     .await
 }
 
@@ -172,11 +165,10 @@ pub async fn list_scans(list: ListRequest) -> ApiResult<Json<Value>> {
     params(crate::http::list::PageParams),
     responses((status = 200, description = "Locations, inactive ones included.", body = crate::wire::LocationList),
         (status = 400, description = crate::http::list::LIST_CODES, body = crate::wire::Problem, content_type = "application/problem+json")))]
-pub async fn list_locations(list: ListRequest) -> ApiResult<Json<Value>> {
-    list.respond("locations", &[], locations::Location::to_json, |_| {
-        locations::list
-    })
-    .await
+pub(crate) async fn list_locations(
+    list: ListRequest,
+) -> ApiResult<Json<wire::List<wire::Location>>> {
+    list.respond("locations", &[], |_| locations::list).await
 }
 
 /// GET /v1/referrals.
@@ -184,11 +176,10 @@ pub async fn list_locations(list: ListRequest) -> ApiResult<Json<Value>> {
     params(crate::http::list::PageParams),
     responses((status = 200, description = "Referrals.", body = crate::wire::ReferralList),
         (status = 400, description = crate::http::list::LIST_CODES, body = crate::wire::Problem, content_type = "application/problem+json")))]
-pub async fn list_referrals(list: ListRequest) -> ApiResult<Json<Value>> {
-    list.respond("referrals", &[], referrals::Referral::to_json, |_| {
-        referrals::list
-    })
-    .await
+pub(crate) async fn list_referrals(
+    list: ListRequest,
+) -> ApiResult<Json<wire::List<wire::Referral>>> {
+    list.respond("referrals", &[], |_| referrals::list).await
 }
 
 const GIFT_CARD_FILTERS: &[FilterSpec] = &[FilterSpec {
@@ -203,18 +194,15 @@ const GIFT_CARD_FILTERS: &[FilterSpec] = &[FilterSpec {
             links(("GetGiftCard" = (operation_id = "get_gift_card", parameters(("id" = "$response.body#/data/0/id")))),
                 ("PayGiftCard" = (operation_id = "pay_gift_card", parameters(("id" = "$response.body#/data/0/id")))))),
         (status = 400, description = crate::http::list::LIST_CODES, body = crate::wire::Problem, content_type = "application/problem+json")))]
-pub async fn list_gift_cards(list: ListRequest) -> ApiResult<Json<Value>> {
-    list.respond(
-        "gift_cards",
-        GIFT_CARD_FILTERS,
-        |g: &gift_cards::GiftCard| g.to_json(None),
-        |params| {
-            let filters = gift_cards::Filters {
-                status: params.filter("status"),
-            };
-            move |c, scope, page| gift_cards::list(c, scope, &filters, page)
-        },
-    )
+pub(crate) async fn list_gift_cards(
+    list: ListRequest,
+) -> ApiResult<Json<wire::List<wire::GiftCard>>> {
+    list.respond("gift_cards", GIFT_CARD_FILTERS, |params| {
+        let filters = gift_cards::Filters {
+            status: params.filter("status"),
+        };
+        move |c, scope, page| gift_cards::list(c, scope, &filters, page)
+    })
     .await
 }
 
@@ -222,11 +210,11 @@ pub async fn list_gift_cards(list: ListRequest) -> ApiResult<Json<Value>> {
 #[utoipa::path(get, path = "/v1/gift_cards/{id}", tag = "reads",
     params(("id" = String, Path, description = "A gift card id.")),
     responses((status = 200, description = "The gift card with its newest 20 ledger entries.", body = crate::wire::GiftCard)))]
-pub async fn get_gift_card(
+pub(crate) async fn get_gift_card(
     State(state): State<AppState>,
     caller: Caller,
     super::Id(id): super::Id,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<wire::GiftCard>> {
     let scope = caller.scope();
     let found = {
         let id = id.clone();
@@ -238,7 +226,7 @@ pub async fn get_gift_card(
                 };
                 let (txs, more) =
                     gift_cards::transactions(c, &card.id, gift_cards::TRANSACTIONS_SHOWN)?;
-                Ok(Some(card.to_json(Some((&txs, more)))))
+                Ok(Some(views::gift_card(&card, Some((&txs, more)))))
             })
             .await?
     };
@@ -252,13 +240,12 @@ pub async fn get_gift_card(
     params(crate::http::list::PageParams),
     responses((status = 200, description = "The business's webhook endpoints.", body = crate::wire::WebhookEndpointList),
         (status = 400, description = crate::http::list::LIST_CODES, body = crate::wire::Problem, content_type = "application/problem+json")))]
-pub async fn list_webhook_endpoints(list: ListRequest) -> ApiResult<Json<Value>> {
+pub(crate) async fn list_webhook_endpoints(
+    list: ListRequest,
+) -> ApiResult<Json<wire::List<wire::WebhookEndpoint>>> {
     // Endpoints belong to the business, not to a place.
-    list.respond(
-        "webhook_endpoints",
-        &[],
-        webhooks::Endpoint::to_json,
-        |_| |c, scope, page| webhooks::list(c, &scope.business_id, page),
-    )
+    list.respond("webhook_endpoints", &[], |_| {
+        |c, scope, page| webhooks::list(c, &scope.business_id, page)
+    })
     .await
 }

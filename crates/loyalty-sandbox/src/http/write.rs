@@ -32,7 +32,7 @@ use axum::extract::{FromRequest, Request};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use rusqlite::Connection;
-use serde_json::Value;
+use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::Delay;
@@ -113,9 +113,10 @@ enum Outcome {
 
 /// Runs one idempotent write: `op` validates the body and acts, inside the
 /// transaction that also stores its answer.
-pub async fn run<F>(state: &AppState, caller: Caller, input: WriteInput, op: F) -> Response
+pub async fn run<F, A>(state: &AppState, caller: Caller, input: WriteInput, op: F) -> Response
 where
-    F: FnOnce(&Connection, &OpCtx, &JsonObject) -> ApiResult<Value> + Send + 'static,
+    F: FnOnce(&Connection, &OpCtx, &JsonObject) -> ApiResult<A> + Send + 'static,
+    A: Serialize,
 {
     match pipeline(state, caller, input, op).await {
         Ok(response) => response,
@@ -123,14 +124,15 @@ where
     }
 }
 
-async fn pipeline<F>(
+async fn pipeline<F, A>(
     state: &AppState,
     caller: Caller,
     input: WriteInput,
     op: F,
 ) -> ApiResult<Response>
 where
-    F: FnOnce(&Connection, &OpCtx, &JsonObject) -> ApiResult<Value> + Send + 'static,
+    F: FnOnce(&Connection, &OpCtx, &JsonObject) -> ApiResult<A> + Send + 'static,
+    A: Serialize,
 {
     let Some(raw_key) = input.headers.get("idempotency-key") else {
         return Err(ApiError::new(
@@ -203,8 +205,10 @@ where
             tx.execute_batch("SAVEPOINT op")?;
             match op(tx, &ctx, &body) {
                 Ok(value) => {
+                    // An answer that cannot be written is a 500: the transaction rolls
+                    // back, and nothing is stored to replay.
+                    let text = serde_json::to_string(&value)?;
                     tx.execute_batch("RELEASE op")?;
-                    let text = value.to_string();
                     let answer = StoredAnswer {
                         fingerprint,
                         status: 200,
@@ -223,7 +227,7 @@ where
                             fingerprint,
                             status: problem.status.as_u16(),
                             content_type: "application/problem+json".into(),
-                            body: problem.body(&request_id).to_string(),
+                            body: serde_json::to_string(&problem.body(&request_id))?,
                         };
                         idempotency::save(tx, &key_id, &idem_key, &answer, now_ms)?;
                     }

@@ -8,6 +8,7 @@
 //! exactly when its change does.
 
 use rusqlite::{Connection, params};
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::Scope;
@@ -84,7 +85,7 @@ pub fn event(
     conn: &Connection,
     scope: &Scope,
     event_type: &str,
-    data: Value,
+    data: &impl Serialize,
     now_ms: i64,
 ) -> ApiResult<String> {
     let id = ids::new_id("evt");
@@ -98,7 +99,7 @@ pub fn event(
         scope.place.as_str(),
         event_type,
         !scope.place.is_test(),
-        data.to_string(),
+        serde_json::to_string(data)?,
         now_ms
     ])?;
     Ok(id)

@@ -3,13 +3,7 @@
 //! its schema).
 
 use serde::Serialize;
-use serde_json::Value;
 use utoipa::ToSchema;
-
-/// A wire value as the JSON an answer carries (these types always serialize).
-pub(crate) fn answer<T: Serialize>(wire: T) -> Value {
-    serde_json::to_value(wire).unwrap_or(Value::Null)
-}
 
 macro_rules! list {
     ($name:ident, $item:ty) => {

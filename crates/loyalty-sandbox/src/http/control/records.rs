@@ -2,6 +2,7 @@
 //! endpoints the dashboard registers.
 
 use super::*;
+use crate::wire;
 
 #[derive(Debug, serde::Deserialize)]
 pub(super) struct BusinessQuery {
@@ -54,7 +55,7 @@ pub(super) async fn list_events(
 pub(super) async fn create_webhook_endpoint(
     State(state): State<AppState>,
     ControlBody(map): ControlBody,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<wire::control::WebhookEndpointCreated>> {
     let mut f = Fields::new(&map);
     let business_id = f.string("business_id", true, 64);
     let url = f.string("url", true, 2048);
@@ -109,10 +110,12 @@ pub(super) async fn create_webhook_endpoint(
                 return Err(ApiError::not_found("business", &business_id).param("business_id"));
             }
             webhooks::insert(tx, &business_id, &endpoint)?;
-            let mut v = endpoint.to_json();
-            v["url"] = json!(endpoint.url);
-            v["secret"] = json!(endpoint.secret);
-            Ok(v)
+            let mut shown = wire::WebhookEndpoint::from(&endpoint);
+            shown.url = endpoint.url;
+            Ok(wire::control::WebhookEndpointCreated {
+                endpoint: shown,
+                secret: endpoint.secret,
+            })
         })
         .await?;
     Ok(Json(answer))

@@ -1,0 +1,47 @@
+//! The answers of the control routes (`/_sandbox`), which the document leaves out.
+
+use serde::Serialize;
+
+use super::RateLimits;
+
+/// A business, with its first pass in each place.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct Business {
+    pub(crate) object: &'static str,
+    pub(crate) id: String,
+    pub(crate) name: String,
+    pub(crate) plan: String,
+    pub(crate) plan_name: String,
+    pub(crate) time_zone: String,
+    pub(crate) customer_limit: i64,
+    pub(crate) monthly_messages: i64,
+    pub(crate) rate_limits: RateLimits,
+    pub(crate) pass_id: Option<String>,
+    pub(crate) sandbox_pass_id: Option<String>,
+}
+
+/// A gift card's whole ledger, and the card.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct GiftCardLedger {
+    pub(crate) object: &'static str,
+    pub(crate) data: Vec<super::GiftCardTransaction>,
+    pub(crate) has_more: bool,
+    pub(crate) next_cursor: Option<String>,
+    pub(crate) gift_card: super::GiftCard,
+}
+
+/// What an undo restored: a loyalty card or a gift card.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub(crate) enum Undone {
+    Card(super::Card),
+    GiftCard(super::GiftCard),
+}
+
+/// A new webhook endpoint: its full url and, this once, its secret.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct WebhookEndpointCreated {
+    #[serde(flatten)]
+    pub(crate) endpoint: super::WebhookEndpoint,
+    pub(crate) secret: String,
+}
