@@ -175,7 +175,7 @@ impl ListParams {
     }
 
     /// The list object for a page.
-    pub(crate) fn answer<T, W>(&self, state: &AppState, page: Page<T>) -> wire::List<W>
+    pub(crate) fn answer_page<T, W>(&self, state: &AppState, page: Page<T>) -> wire::List<W>
     where
         W: for<'a> From<&'a T>,
     {
@@ -243,6 +243,6 @@ impl ListRequest {
         let read = read(&params);
         let (scope, page) = (caller.scope(), params.page.clone());
         let page = state.db().read(move |c| read(c, &scope, &page)).await?;
-        Ok(Json(params.answer(&state, page)))
+        Ok(Json(params.answer_page(&state, page)))
     }
 }

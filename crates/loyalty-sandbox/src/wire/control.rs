@@ -45,3 +45,44 @@ pub(crate) struct WebhookEndpointCreated {
     pub(crate) endpoint: super::WebhookEndpoint,
     pub(crate) secret: String,
 }
+
+/// A new API key, shown in full this once.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct ApiKey {
+    pub(crate) object: &'static str,
+    pub(crate) id: String,
+    pub(crate) key: String,
+    pub(crate) prefix: String,
+}
+
+/// A key revoked.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct Revoked {
+    pub(crate) revoked: bool,
+}
+
+/// A customer deleted.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct Deleted {
+    pub(crate) deleted: bool,
+}
+
+/// The server's clock after it moved.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct ClockNow {
+    pub(crate) now: String,
+}
+
+/// What a seed added.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct Seeded {
+    pub(crate) customers: usize,
+    pub(crate) cards: usize,
+    pub(crate) scans: usize,
+}
+
+/// How many answers the faults just armed will take (0 once cleared).
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct Armed {
+    pub(crate) armed: i64,
+}

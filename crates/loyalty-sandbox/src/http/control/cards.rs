@@ -122,7 +122,7 @@ pub(super) async fn set_card_status(
 pub(super) async fn delete_customer(
     State(state): State<AppState>,
     crate::http::Id(id): crate::http::Id,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<wire::control::Deleted>> {
     let clock = state.clock().clone();
     let found = {
         let id = id.clone();
@@ -132,7 +132,7 @@ pub(super) async fn delete_customer(
             .await?
     };
     match found {
-        Some(_) => Ok(Json(json!({"deleted": true}))),
+        Some(_) => Ok(Json(wire::control::Deleted { deleted: true })),
         None => Err(ApiError::not_found("customer", &id)),
     }
 }

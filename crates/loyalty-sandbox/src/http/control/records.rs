@@ -9,11 +9,11 @@ pub(super) struct BusinessQuery {
     pub(super) business_id: Option<String>,
 }
 
-async fn business_rows(
+async fn business_rows<T: Send + 'static>(
     state: &AppState,
     query: Result<Query<BusinessQuery>, axum::extract::rejection::QueryRejection>,
-    read: fn(&rusqlite::Connection, &str) -> ApiResult<Vec<Value>>,
-) -> ApiResult<Json<Value>> {
+    read: fn(&rusqlite::Connection, &str) -> ApiResult<Vec<T>>,
+) -> ApiResult<Json<wire::List<T>>> {
     let business_id = match query {
         Ok(Query(BusinessQuery {
             business_id: Some(id),
@@ -33,22 +33,25 @@ async fn business_rows(
             read(c, &business_id)
         })
         .await?;
-    Ok(Json(
-        json!({"object": "list", "data": data, "has_more": false, "next_cursor": null}),
-    ))
+    Ok(Json(wire::List {
+        object: "list",
+        data,
+        has_more: false,
+        next_cursor: None,
+    }))
 }
 
 pub(super) async fn list_effects(
     State(state): State<AppState>,
     query: Result<Query<BusinessQuery>, axum::extract::rejection::QueryRejection>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<wire::List<Value>>> {
     business_rows(&state, query, effects::list).await
 }
 
 pub(super) async fn list_events(
     State(state): State<AppState>,
     query: Result<Query<BusinessQuery>, axum::extract::rejection::QueryRejection>,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<wire::List<Value>>> {
     business_rows(&state, query, effects::events).await
 }
 
