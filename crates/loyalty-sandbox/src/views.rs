@@ -1,9 +1,14 @@
 //! Store rows as the API shows them: the one place a row becomes its wire shape, above
 //! the store (rows and SQL only) and below the actions and routes that answer with it.
 
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
 use crate::clock::format_ms;
+use crate::error::ApiResult;
 use crate::store::business::{Business, RateLimits, plan_name};
 use crate::store::customers::{Card, Customer};
+use crate::store::effects::{EffectRow, EventRow};
 use crate::store::gift_cards::{GiftCard, Transaction};
 use crate::store::locations::Location;
 use crate::store::passes::Pass;
@@ -244,4 +249,32 @@ impl From<&Endpoint> for wire::WebhookEndpoint {
             }),
         }
     }
+}
+
+/// An effect with the details of its kind beside its own members, which a detail of
+/// the same name never overrides.
+pub(crate) fn effect(row: EffectRow) -> ApiResult<wire::control::Effect> {
+    let mut details: Map<String, Value> = serde_json::from_str(&row.details)?;
+    for own in ["object", "id", "kind", "at", "place"] {
+        details.remove(own);
+    }
+    Ok(wire::control::Effect {
+        object: "effect",
+        id: row.id,
+        kind: row.kind,
+        at: format_ms(row.at),
+        place: row.place,
+        details,
+    })
+}
+
+/// An event as recorded, its data as stored.
+pub(crate) fn event(row: EventRow) -> ApiResult<wire::control::Event> {
+    Ok(wire::control::Event {
+        id: row.id,
+        r#type: row.event_type,
+        livemode: row.livemode,
+        data: RawValue::from_string(row.data)?,
+        created_at: format_ms(row.created_at),
+    })
 }

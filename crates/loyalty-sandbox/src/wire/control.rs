@@ -86,3 +86,26 @@ pub(crate) struct Seeded {
 pub(crate) struct Armed {
     pub(crate) armed: i64,
 }
+
+/// An effect: what the service sent or changed outside its answers, with the
+/// details of its kind.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct Effect {
+    pub(crate) object: &'static str,
+    pub(crate) id: String,
+    pub(crate) kind: String,
+    pub(crate) at: String,
+    pub(crate) place: String,
+    #[serde(flatten)]
+    pub(crate) details: serde_json::Map<String, serde_json::Value>,
+}
+
+/// An event as recorded.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct Event {
+    pub(crate) id: String,
+    pub(crate) r#type: String,
+    pub(crate) livemode: bool,
+    pub(crate) data: Box<serde_json::value::RawValue>,
+    pub(crate) created_at: String,
+}

@@ -2,6 +2,7 @@
 //! endpoints the dashboard registers.
 
 use super::*;
+use crate::views;
 use crate::wire;
 
 #[derive(Debug, serde::Deserialize)]
@@ -9,11 +10,13 @@ pub(super) struct BusinessQuery {
     pub(super) business_id: Option<String>,
 }
 
-async fn business_rows<T: Send + 'static>(
+/// Every row `read` gives for the business of the query, each shown by `show`.
+async fn business_rows<R: 'static, W: Send + 'static>(
     state: &AppState,
     query: Result<Query<BusinessQuery>, axum::extract::rejection::QueryRejection>,
-    read: fn(&rusqlite::Connection, &str) -> ApiResult<Vec<T>>,
-) -> ApiResult<Json<wire::List<T>>> {
+    read: fn(&rusqlite::Connection, &str) -> ApiResult<Vec<R>>,
+    show: fn(R) -> ApiResult<W>,
+) -> ApiResult<Json<wire::List<W>>> {
     let business_id = match query {
         Ok(Query(BusinessQuery {
             business_id: Some(id),
@@ -30,7 +33,7 @@ async fn business_rows<T: Send + 'static>(
             if business::get(c, &business_id)?.is_none() {
                 return Err(ApiError::not_found("business", &business_id));
             }
-            read(c, &business_id)
+            read(c, &business_id)?.into_iter().map(show).collect()
         })
         .await?;
     Ok(Json(wire::List {
@@ -44,15 +47,15 @@ async fn business_rows<T: Send + 'static>(
 pub(super) async fn list_effects(
     State(state): State<AppState>,
     query: Result<Query<BusinessQuery>, axum::extract::rejection::QueryRejection>,
-) -> ApiResult<Json<wire::List<Value>>> {
-    business_rows(&state, query, effects::list).await
+) -> ApiResult<Json<wire::List<wire::control::Effect>>> {
+    business_rows(&state, query, effects::list, views::effect).await
 }
 
 pub(super) async fn list_events(
     State(state): State<AppState>,
     query: Result<Query<BusinessQuery>, axum::extract::rejection::QueryRejection>,
-) -> ApiResult<Json<wire::List<Value>>> {
-    business_rows(&state, query, effects::events).await
+) -> ApiResult<Json<wire::List<wire::control::Event>>> {
+    business_rows(&state, query, effects::events, views::event).await
 }
 
 pub(super) async fn create_webhook_endpoint(
