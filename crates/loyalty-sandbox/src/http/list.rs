@@ -6,7 +6,7 @@
 //! 400 invalid_cursor. A repeated parameter, a bad `limit` or a bad filter value
 //! answers 400 invalid_parameter naming it. Unknown parameters are ignored.
 //!
-//! [`ListRequest::respond`] is the whole of a list route; a route names only its
+//! `ListRequest::respond` is the whole of a list route; a route names only its
 //! list, filters and store query; each row becomes its wire shape through `From`.
 
 use std::collections::BTreeMap;
