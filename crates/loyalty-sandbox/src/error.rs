@@ -1,13 +1,11 @@
 //! The one error type of the server and its problem+json form.
 //!
 //! Storage and rules return [`ApiError`]; routes hand it to axum, which turns it into
-//! an `application/problem+json` answer. A refusal carries a stable [`Code`]; an
-//! internal failure is logged with its cause and answered as a bare
-//! `internal_error` that says nothing of internals.
+//! an `application/problem+json` answer (`crate::http::problem`). A refusal carries
+//! a stable [`Code`]; an internal failure is logged with its cause and answered as a
+//! bare `internal_error` that says nothing of internals.
 
-use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
-use serde_json::Value;
+use axum::http::StatusCode;
 
 use crate::request_id;
 use crate::wire;
@@ -310,37 +308,6 @@ impl From<rusqlite::Error> for ApiError {
 impl From<serde_json::Error> for ApiError {
     fn from(err: serde_json::Error) -> Self {
         ApiError::Internal(format!("json: {err}"))
-    }
-}
-
-/// Builds the HTTP answer of a problem.
-pub fn problem_response(problem: &Problem, request_id: &str) -> Response {
-    let (status, body) = match serde_json::to_string(&problem.body(request_id)) {
-        Ok(body) => (problem.status, body),
-        Err(cause) => {
-            tracing::error!(%request_id, %cause, code = %problem.code, "writing a problem");
-            let body = format!(
-                r#"{{"type":"{SITE_URL}/developers/errors#internal_error","title":"Internal error","status":500,"detail":"The server failed to answer. Quote the request_id when reporting it.","code":"internal_error","request_id":{}}}"#,
-                Value::String(request_id.to_owned())
-            );
-            (StatusCode::INTERNAL_SERVER_ERROR, body)
-        }
-    };
-    let mut response = (status, body).into_response();
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/problem+json"),
-    );
-    if let Some(seconds) = problem.retry_after {
-        headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
-    }
-    response
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        problem_response(&self.problem(), &request_id::current())
     }
 }
 

@@ -2,9 +2,10 @@
 //!
 //! Layout: `auth` (the [`auth::Caller`] extractor: credentials, key state, place,
 //! plan, scope, rate limit), `body` (JSON bodies and field validation), `number`
-//! (a JSON number's exact value, read from its text), `list`
-//! (query parameters, cursors, list answers), `write` (the idempotent write
-//! pipeline), and one module per route group: `reads`, `writes`, `control`.
+//! (a JSON number's exact value, read from its text), `list` (query parameters,
+//! cursors, list answers), `problem` (an error as its problem+json answer), `write`
+//! (the idempotent write pipeline), and one module per route group: `reads`,
+//! `writes`, `control`.
 //! Part 2 added `broadcasts` (messages) and `stats` beside them, and
 //! `/v1/openapi.json`, whose handler the crate root passes in: the document sits
 //! above the routes it describes (`crate::openapi`), so the routes cannot name it.
@@ -15,6 +16,7 @@ pub mod broadcasts;
 pub mod control;
 pub mod list;
 pub mod number;
+pub mod problem;
 pub mod reads;
 pub mod stats;
 pub mod write;
@@ -31,7 +33,8 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 
-use crate::error::{ApiError, Code, Problem, problem_response};
+use self::problem::problem_response;
+use crate::error::{ApiError, Code, Problem};
 use crate::faults::FaultAction;
 use crate::ratelimit::Report;
 use crate::request_id;
