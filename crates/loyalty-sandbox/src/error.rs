@@ -1,16 +1,14 @@
 //! The one error type of the server and its problem+json form.
 //!
 //! Storage and rules return [`ApiError`]; routes hand it to axum, which turns it into
-//! an `application/problem+json` answer. A refusal carries a stable [`Code`]; an
-//! internal failure is logged with its cause and answered as a bare
-//! `internal_error` that says nothing of internals.
+//! an `application/problem+json` answer (`crate::http::problem`). A refusal carries
+//! a stable [`Code`]; an internal failure is logged with its cause and answered as a
+//! bare `internal_error` that says nothing of internals.
 
-use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
-use serde_json::Value;
+use axum::http::StatusCode;
 
-use crate::openapi as wire;
 use crate::request_id;
+use crate::wire;
 
 /// Where the `type` URLs of problems point: `{SITE_URL}/developers/errors#<code>`.
 pub const SITE_URL: &str = "https://loyalty-counter.example";
@@ -162,9 +160,9 @@ pub struct Problem {
 
 impl Problem {
     /// The problem body, with the request id that answered it.
-    pub fn body(&self, request_id: &str) -> Value {
+    pub(crate) fn body(&self, request_id: &str) -> wire::Problem {
         let extra = self.extra.clone();
-        wire::answer(wire::Problem {
+        wire::Problem {
             r#type: format!("{SITE_URL}/developers/errors#{}", self.code),
             title: self.title.clone(),
             status: self.status.as_u16(),
@@ -185,7 +183,7 @@ impl Problem {
             balance: extra.balance,
             last_visit_at: extra.last_visit_at,
             customer_id: extra.customer_id,
-        })
+        }
     }
 }
 
@@ -310,27 +308,6 @@ impl From<rusqlite::Error> for ApiError {
 impl From<serde_json::Error> for ApiError {
     fn from(err: serde_json::Error) -> Self {
         ApiError::Internal(format!("json: {err}"))
-    }
-}
-
-/// Builds the HTTP answer of a problem.
-pub fn problem_response(problem: &Problem, request_id: &str) -> Response {
-    let body = problem.body(request_id);
-    let mut response = (problem.status, body.to_string()).into_response();
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/problem+json"),
-    );
-    if let Some(seconds) = problem.retry_after {
-        headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
-    }
-    response
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        problem_response(&self.problem(), &request_id::current())
     }
 }
 

@@ -31,10 +31,24 @@
 //!
 //! # Layout
 //!
-//! Dependencies point down: `http` (routes, extractors, middleware) → `actions`
-//! (what each write does, one transaction) → `rules` (pure counter rules) and
-//! `store` (all SQL, one module per resource). `clock`, `keys`, `money`, `cursor`,
-//! `ratelimit`, `faults` and `error` are leaves. Routes hold no SQL and no rules.
+//! The modules are layers, and each uses only its own layer or lower ones (the
+//! `layers` test of `tests/api` names the file and line of a use that points up).
+//! Bottom to top:
+//!
+//! 0. `ids`, `clock`, `money`, `cursor`, `keys`, `request_id`, `faults`: leaves.
+//! 1. [`wire`] and [`error`]: the API's answer and request shapes, used both to
+//!    answer and to document, and its problems.
+//! 2. [`rules`]: the pure counter rules and the values they work on.
+//! 3. [`store`]: rows and SQL, one module per resource; it builds no answer.
+//! 4. [`views`]: each row as its wire shape.
+//! 5. [`actions`] (what each write does, in one transaction, returning its typed
+//!    answer) and [`webhooks`] (signing and posting deliveries).
+//! 6. [`ratelimit`] and [`state`]: what every request shares.
+//! 7. [`worker`]: the background tick.
+//! 8. [`http`]: routes, extractors and middleware; they hold no SQL and no rules.
+//! 9. [`openapi`]: the document, generated from the routes' annotations.
+//!
+//! The crate root assembles them: [`app`] gives the router the document's handler.
 //! Every choice the spec leaves open is written down in [`decisions`].
 
 #![warn(missing_docs)]
@@ -55,7 +69,9 @@ pub mod request_id;
 pub mod rules;
 pub mod state;
 pub mod store;
+pub mod views;
 pub mod webhooks;
+pub mod wire;
 pub mod worker;
 
 use std::future::Future;
@@ -67,10 +83,14 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 pub use actions::setup::{DemoKeys, MintedKey};
-pub use http::app;
 pub use keys::Mode;
 pub use state::AppState;
 pub use store::Place;
+
+/// The whole API, its OpenAPI document included (see [`http::app`]).
+pub fn app(state: AppState) -> axum::Router {
+    http::app(state, openapi::serve)
+}
 
 /// How to open a sandbox.
 #[derive(Debug, Clone, Default)]

@@ -7,7 +7,7 @@ use crate::clock::Clock;
 use crate::faults::Faults;
 use crate::ratelimit::RateLimiter;
 use crate::store::Db;
-use crate::worker::Worker;
+use crate::webhooks;
 
 /// Everything a request may use: the database, the clock, the limits, the faults.
 #[derive(Debug, Clone)]
@@ -67,7 +67,7 @@ impl AppState {
         &self.inner.faults
     }
 
-    /// The background worker's shared parts (see [`crate::worker`]).
+    /// What the background worker's ticks share (see [`crate::worker`]).
     pub fn worker(&self) -> &Worker {
         &self.inner.worker
     }
@@ -106,5 +106,22 @@ impl Drop for InFlight {
             .lock()
             .unwrap_or_else(|p| p.into_inner());
         set.remove(&self.entry);
+    }
+}
+
+/// What the background worker's ticks share: the lock that keeps them apart and the
+/// HTTP client that delivers webhooks.
+#[derive(Debug)]
+pub struct Worker {
+    pub(crate) lock: tokio::sync::Mutex<()>,
+    pub(crate) http: reqwest::Client,
+}
+
+impl Default for Worker {
+    fn default() -> Self {
+        Worker {
+            lock: tokio::sync::Mutex::new(()),
+            http: webhooks::http_client(),
+        }
     }
 }

@@ -5,12 +5,11 @@
 //! [`TICK`] in the background (started by [`crate::Sandbox::serve`], or
 //! [`spawn`] when serving yourself), and once more inside `POST /_sandbox/clock`
 //! before it answers, so moving the clock makes everything that became due happen
-//! deterministically. Ticks never overlap (a lock in [`Worker`]), so an attempt is
+//! deterministically. Ticks never overlap (a lock in [`crate::state::Worker`]), so an attempt is
 //! never made twice.
 
 use std::time::Duration;
 
-use tokio::sync::Mutex;
 use tokio::task::JoinSet;
 
 use crate::actions::broadcasts;
@@ -24,22 +23,6 @@ pub const TICK: Duration = Duration::from_millis(200);
 
 /// Attempts made in one tick at most (the rest wait for the next one).
 const BATCH: usize = 100;
-
-/// What ticks share: the lock that keeps them apart and the HTTP client.
-#[derive(Debug)]
-pub struct Worker {
-    lock: Mutex<()>,
-    http: reqwest::Client,
-}
-
-impl Default for Worker {
-    fn default() -> Self {
-        Worker {
-            lock: Mutex::new(()),
-            http: webhooks::http_client(),
-        }
-    }
-}
 
 /// Does everything due at the server's clock's now.
 pub async fn tick(state: &AppState) -> ApiResult<()> {

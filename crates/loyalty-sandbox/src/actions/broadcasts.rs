@@ -20,17 +20,18 @@
 use jiff::tz::TimeZone;
 use jiff::{Timestamp, ToSpan};
 use rusqlite::Connection;
-use serde_json::{Value, json};
+use serde_json::json;
 use sha2::{Digest, Sha256};
 
 use crate::clock::format_ms;
 use crate::error::{ApiError, ApiResult, Code};
-use crate::http::write::canonical_json;
 use crate::ids;
 use crate::store::broadcasts::{self, Broadcast, Recipients, Targeting, Token};
 use crate::store::business::Business;
 use crate::store::effects::{self, EffectKind};
 use crate::store::{Scope, passes};
+use crate::wire;
+use crate::wire::json::canonical_json;
 
 /// How long a confirmation token lives.
 pub const TOKEN_LIFE_MS: i64 = 10 * 60 * 1000;
@@ -141,14 +142,14 @@ fn token_hash(token: &str) -> Vec<u8> {
 }
 
 /// POST /v1/broadcasts: previews a message; sends nothing.
-pub fn preview(
+pub(crate) fn preview(
     conn: &Connection,
     scope: &Scope,
     business: &Business,
     principal: &Principal,
     m: &Message,
     now_ms: i64,
-) -> ApiResult<Value> {
+) -> ApiResult<wire::BroadcastPreview> {
     let recipients = recipients_of(conn, scope, m, now_ms)?;
     let (remaining, total) = quota(conn, scope, business, m.scheduled_at.unwrap_or(now_ms))?;
     let token = format!("bct_{}", ids::base62(32));
@@ -169,27 +170,27 @@ pub fn preview(
         },
         now_ms,
     )?;
-    Ok(crate::openapi::answer(crate::openapi::BroadcastPreview {
+    Ok(wire::BroadcastPreview {
         object: "broadcast_preview".into(),
         confirmation_token: token,
         expires_at: format_ms(expires_at),
-        message: crate::openapi::PreviewMessage {
+        message: wire::PreviewMessage {
             title: m.title.clone(),
             body: m.body.clone(),
             translated: false,
         },
-        quota: crate::openapi::Quota { remaining, total },
-        recipients: crate::openapi::PreviewRecipients {
+        quota: wire::Quota { remaining, total },
+        recipients: wire::PreviewRecipients {
             audience: m.audience.clone(),
             cards: recipients.cards(),
             people: recipients.people(),
         },
         scheduled_at: m.scheduled_at.map(format_ms),
-    }))
+    })
 }
 
 /// POST /v1/broadcasts/confirm: checks the token and sends (or schedules) the message.
-pub fn confirm(
+pub(crate) fn confirm(
     conn: &Connection,
     scope: &Scope,
     business: &Business,
@@ -197,7 +198,7 @@ pub fn confirm(
     m: &Message,
     token: &str,
     now_ms: i64,
-) -> ApiResult<Value> {
+) -> ApiResult<wire::Broadcast> {
     let hash = token_hash(token);
     let Some(stored) = broadcasts::find_token(conn, &hash)? else {
         return Err(ApiError::new(
@@ -277,7 +278,7 @@ pub fn confirm(
         created_at: now_ms,
     };
     broadcasts::insert(conn, &b)?;
-    let answer = crate::openapi::answer(crate::openapi::Broadcast {
+    let answer = wire::Broadcast {
         object: "broadcast".into(),
         id: b.id.clone(),
         status: b.status.clone(),
@@ -285,7 +286,7 @@ pub fn confirm(
         sent_count: Some(0),
         scheduled_at: b.scheduled_at.map(format_ms),
         cancelled_at: None,
-    });
+    };
     if !scheduled {
         deliver(conn, &mut b, &recipients, now_ms)?;
     }
@@ -368,7 +369,12 @@ fn deliver(
 }
 
 /// POST /v1/broadcasts/{id}/cancel.
-pub fn cancel(conn: &Connection, scope: &Scope, id: &str, now_ms: i64) -> ApiResult<Value> {
+pub(crate) fn cancel(
+    conn: &Connection,
+    scope: &Scope,
+    id: &str,
+    now_ms: i64,
+) -> ApiResult<wire::Broadcast> {
     let Some(mut b) = broadcasts::get(conn, scope, id)? else {
         return Err(ApiError::not_found("broadcast", id));
     };
@@ -386,7 +392,7 @@ pub fn cancel(conn: &Connection, scope: &Scope, id: &str, now_ms: i64) -> ApiRes
             ));
         }
     }
-    Ok(crate::openapi::answer(crate::openapi::Broadcast {
+    Ok(wire::Broadcast {
         object: "broadcast".into(),
         id: b.id.clone(),
         status: b.status.clone(),
@@ -394,7 +400,7 @@ pub fn cancel(conn: &Connection, scope: &Scope, id: &str, now_ms: i64) -> ApiRes
         sent_count: None,
         scheduled_at: b.scheduled_at.map(format_ms),
         cancelled_at: b.cancelled_at.map(format_ms),
-    }))
+    })
 }
 
 /// Sends every scheduled message whose time has come (to the audience of that

@@ -1,17 +1,19 @@
 //! Enrolling a customer, as the pass's join form does.
 
 use rusqlite::Connection;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::error::{ApiError, ApiResult, Code};
 use crate::ids;
-use crate::store::customers::{self, Card, CardCounters, NewCustomer};
+use crate::rules::scan::CardCounters;
+use crate::store::customers::{self, Card, NewCustomer};
 use crate::store::effects::{self, EffectKind};
 use crate::store::{
     Scope,
     business::{self, Business},
     passes,
 };
+use crate::wire;
 
 /// Customers a sandbox holds at most.
 pub const SANDBOX_CUSTOMER_LIMIT: i64 = 500;
@@ -36,13 +38,13 @@ pub struct Enrolment {
 /// Order of checks: the pass (404 not_found, param pass_id), the email already on
 /// the pass (409 customer_exists, detail gives the id), the customer allowance
 /// (403 customer_limit_reached: the plan's `customer_limit` live, 500 in the sandbox).
-pub fn enrol(
+pub(crate) fn enrol(
     conn: &Connection,
     scope: &Scope,
     business: &Business,
     e: &Enrolment,
     now_ms: i64,
-) -> ApiResult<Value> {
+) -> ApiResult<wire::Customer> {
     let Some(pass) = passes::get(conn, scope, &e.pass_id)? else {
         return Err(ApiError::not_found("pass", &e.pass_id).param("pass_id"));
     };
@@ -92,7 +94,7 @@ pub fn enrol(
     customers::insert_card(conn, &card)?;
     let customer = customers::get(conn, scope, &customer_id)?
         .ok_or_else(|| ApiError::internal("customer vanished inside its own transaction"))?;
-    let body = customer.to_json();
+    let body = wire::Customer::from(&customer);
     effects::record(
         conn,
         scope,
@@ -121,7 +123,7 @@ pub fn enrol(
         conn,
         scope,
         "customer.created",
-        json!({ "object": body }),
+        &wire::EventData { object: &body },
         now_ms,
     )?;
     Ok(body)

@@ -11,8 +11,9 @@ use rusqlite::{Connection, params};
 
 use crate::error::ApiResult;
 use crate::ids;
+use crate::rules::scan::CardCounters;
 use crate::rules::scan::{self, CardRules, ScanKind, ScanRequest};
-use crate::store::customers::{self, Card, CardCounters, NewCustomer};
+use crate::store::customers::{self, Card, NewCustomer};
 use crate::store::locations::{self, Location};
 use crate::store::passes::Pass;
 use crate::store::referrals::{self, Referral};
@@ -426,7 +427,7 @@ pub fn add_gift_card_samples(conn: &Connection, scope: &Scope, now_ms: i64) -> A
             },
             now_ms,
         )?;
-        let id = issued["id"].as_str().unwrap_or_default().to_owned();
+        let id = issued.id;
         if claimed && let Some(mut card) = gift_cards::get(conn, scope, &id)? {
             card.status = "active".into();
             card.claimed_at = Some(now_ms);

@@ -1,7 +1,7 @@
 //! Issuing gift cards and taking payments from them.
 
 use rusqlite::Connection;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::error::{ApiError, ApiResult, Code};
 use crate::ids;
@@ -9,6 +9,8 @@ use crate::rules::payment::{self, Purse};
 use crate::store::effects::{self, EffectKind};
 use crate::store::gift_cards::{self, GiftCard, Transaction};
 use crate::store::{Scope, business, customers, locations, passes};
+use crate::views;
+use crate::wire;
 
 /// A validated issue request.
 #[derive(Debug, Clone)]
@@ -32,7 +34,12 @@ pub struct Issue {
 /// The card takes its look from the place's main pass (its oldest active one);
 /// without one: 409 pass_required. When the recipient's email belongs to a customer
 /// of that pass, the card is linked to them (`customer_id`).
-pub fn issue(conn: &Connection, scope: &Scope, req: &Issue, now_ms: i64) -> ApiResult<Value> {
+pub(crate) fn issue(
+    conn: &Connection,
+    scope: &Scope,
+    req: &Issue,
+    now_ms: i64,
+) -> ApiResult<wire::GiftCard> {
     let Some(pass) = passes::main_pass(conn, scope)? else {
         return Err(ApiError::new(
             Code::PassRequired,
@@ -87,12 +94,12 @@ pub fn issue(conn: &Connection, scope: &Scope, req: &Issue, now_ms: i64) -> ApiR
         }),
         now_ms,
     )?;
-    let mut body = card.wire(None);
-    body.email = Some(crate::openapi::EmailOutcome {
+    let mut body = views::gift_card(&card, None);
+    body.email = Some(wire::EmailOutcome {
         sent,
         reason: (!sent).then(|| "sandbox".to_owned()),
     });
-    Ok(crate::openapi::answer(body))
+    Ok(body)
 }
 
 /// A validated payment request.
@@ -113,7 +120,12 @@ pub struct Payment {
 /// Takes a payment from a gift card. Runs inside the write transaction, which
 /// SQLite serializes (`BEGIN IMMEDIATE`), so the balance read here is the one the
 /// update writes over: two payments can never take more than the card holds.
-pub fn pay(conn: &Connection, scope: &Scope, req: &Payment, now_ms: i64) -> ApiResult<Value> {
+pub(crate) fn pay(
+    conn: &Connection,
+    scope: &Scope,
+    req: &Payment,
+    now_ms: i64,
+) -> ApiResult<wire::GiftCardPayment> {
     let Some(mut card) = gift_cards::get(conn, scope, &req.gift_card_id)? else {
         return Err(ApiError::not_found("gift card", &req.gift_card_id));
     };
@@ -152,7 +164,7 @@ pub fn pay(conn: &Connection, scope: &Scope, req: &Payment, now_ms: i64) -> ApiR
             created_at: now_ms,
         },
     )?;
-    let body = crate::openapi::answer(crate::openapi::GiftCardPayment {
+    let body = wire::GiftCardPayment {
         object: "gift_card_payment".into(),
         id: tx_id.clone(),
         gift_card_id: card.id.clone(),
@@ -163,8 +175,8 @@ pub fn pay(conn: &Connection, scope: &Scope, req: &Payment, now_ms: i64) -> ApiR
         reference: req.reference.clone(),
         location_id: req.location_id.clone(),
         test: scope.place.is_test(),
-        gift_card: card.wire(None),
-    });
+        gift_card: views::gift_card(&card, None),
+    };
     if let Some(to) = &card.recipient_email {
         effects::record(
             conn,
@@ -190,7 +202,7 @@ pub fn pay(conn: &Connection, scope: &Scope, req: &Payment, now_ms: i64) -> ApiR
         conn,
         scope,
         "gift_card.spent",
-        json!({ "object": body }),
+        &wire::EventData { object: &body },
         now_ms,
     )?;
     Ok(body)

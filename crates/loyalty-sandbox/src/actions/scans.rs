@@ -1,7 +1,7 @@
 //! Recording a counter scan.
 
 use rusqlite::Connection;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::error::{ApiError, ApiResult};
 use crate::ids;
@@ -9,6 +9,7 @@ use crate::rules::scan::{self, CardRules, ScanKind, ScanRequest};
 use crate::store::effects::{self, EffectKind};
 use crate::store::scans::NewScan;
 use crate::store::{Scope, customers, locations, passes, scans as scan_rows};
+use crate::wire;
 
 /// A validated scan request with its target.
 #[derive(Debug, Clone)]
@@ -22,12 +23,12 @@ pub struct ScanInput {
 }
 
 /// Records a scan by the card's rules: `scan_result`, or a refusal that records nothing.
-pub fn record(
+pub(crate) fn record(
     conn: &Connection,
     scope: &Scope,
     input: &ScanInput,
     now_ms: i64,
-) -> ApiResult<Value> {
+) -> ApiResult<wire::ScanResult> {
     let Some(card) = customers::get_card(conn, scope, &input.card_id)? else {
         return Err(ApiError::not_found("card", &input.card_id).param("card_id"));
     };
@@ -70,7 +71,7 @@ pub fn record(
     )?;
     let mut after = card.clone();
     after.counters = outcome.after;
-    let result = crate::openapi::answer(crate::openapi::ScanResult {
+    let result = wire::ScanResult {
         object: "scan_result".into(),
         id: scan_id.clone(),
         kind: input.request.kind.as_str().to_owned(),
@@ -80,8 +81,8 @@ pub fn record(
         points_added: outcome.points_added,
         points_deducted: outcome.points_deducted,
         reward_earned: outcome.reward_earned,
-        card: after.wire(),
-    });
+        card: wire::Card::from(&after),
+    };
     effects::record(
         conn,
         scope,
@@ -93,7 +94,7 @@ pub fn record(
         conn,
         scope,
         "scan.recorded",
-        json!({ "object": result }),
+        &wire::EventData { object: &result },
         now_ms,
     )?;
     Ok(result)

@@ -8,12 +8,14 @@
 //! a visits pass → `redeem`, on a points pass → `claim_reward`; a spend → `gift_card_spend`.
 
 use rusqlite::Connection;
-use serde_json::{Map, Value, json};
+use serde_json::json;
 
 use crate::clock::format_ms;
 use crate::error::{ApiError, ApiResult, Code};
 use crate::store::effects::{self, EffectKind};
 use crate::store::{Scope, customers, gift_cards, passes, scans};
+use crate::views;
+use crate::wire;
 
 /// How long after a scan or spend the counter may undo it.
 pub const UNDO_WINDOW_MS: i64 = 5_000;
@@ -28,22 +30,23 @@ fn check_window(at: i64, now_ms: i64) -> ApiResult<()> {
     Ok(())
 }
 
+/// Marks the payload when its customer is deleted.
 fn deleted_members(
     conn: &Connection,
     customer_id: Option<&str>,
-    payload: &mut Map<String, Value>,
+    payload: &mut wire::ScanVoided,
 ) -> ApiResult<()> {
     if let Some(id) = customer_id
         && let Some(at) = customers::deleted_at(conn, id)?
     {
-        payload.insert("customer_deleted".into(), json!(true));
-        payload.insert("customer_deleted_at".into(), json!(format_ms(at)));
+        payload.customer_deleted = Some(true);
+        payload.customer_deleted_at = Some(format_ms(at));
     }
     Ok(())
 }
 
 /// Undoes the last scan of a loyalty card; answers the card after the undo.
-pub fn card(conn: &Connection, card_id: &str, now_ms: i64) -> ApiResult<Value> {
+pub(crate) fn card(conn: &Connection, card_id: &str, now_ms: i64) -> ApiResult<wire::Card> {
     let Some(mut card) = customers::get_card_any(conn, card_id)? else {
         return Err(ApiError::not_found("card", card_id).param("card_id"));
     };
@@ -74,21 +77,21 @@ pub fn card(conn: &Connection, card_id: &str, now_ms: i64) -> ApiResult<Value> {
     } else {
         card.counters.visits
     };
-    let mut payload = Map::new();
-    payload.insert("receipt_id".into(), json!(last.id));
-    payload.insert("kind".into(), json!(kind));
-    payload.insert("pass_id".into(), json!(last.pass_id));
-    payload.insert("customer_id".into(), json!(last.customer_id));
-    payload.insert("customer_pass_id".into(), json!(card.id));
-    payload.insert("gift_card_id".into(), Value::Null);
-    payload.insert("new_value".into(), json!(new_value));
-    payload.insert(
-        "rewards_available".into(),
-        json!(card.counters.rewards_available),
-    );
-    payload.insert("balance".into(), Value::Null);
-    payload.insert("scanned_at".into(), json!(format_ms(last.created_at)));
-    payload.insert("timestamp".into(), json!(format_ms(now_ms)));
+    let mut payload = wire::ScanVoided {
+        receipt_id: last.id.clone(),
+        kind,
+        pass_id: Some(last.pass_id.clone()),
+        customer_id: Some(last.customer_id.clone()),
+        customer_pass_id: Some(card.id.clone()),
+        gift_card_id: None,
+        new_value: Some(new_value),
+        rewards_available: Some(card.counters.rewards_available),
+        balance: None,
+        scanned_at: format_ms(last.created_at),
+        timestamp: format_ms(now_ms),
+        customer_deleted: None,
+        customer_deleted_at: None,
+    };
     deleted_members(conn, Some(&last.customer_id), &mut payload)?;
     effects::record(
         conn,
@@ -97,12 +100,16 @@ pub fn card(conn: &Connection, card_id: &str, now_ms: i64) -> ApiResult<Value> {
         json!({ "card_id": card.id, "wallet": card.wallet }),
         now_ms,
     )?;
-    effects::event(conn, &scope, "scan.voided", Value::Object(payload), now_ms)?;
-    Ok(card.to_json())
+    effects::event(conn, &scope, "scan.voided", &payload, now_ms)?;
+    Ok(wire::Card::from(&card))
 }
 
 /// Undoes the last spend of a gift card; answers the gift card after the undo.
-pub fn gift_card(conn: &Connection, gift_card_id: &str, now_ms: i64) -> ApiResult<Value> {
+pub(crate) fn gift_card(
+    conn: &Connection,
+    gift_card_id: &str,
+    now_ms: i64,
+) -> ApiResult<wire::GiftCard> {
     let Some(mut card) = gift_cards::get_any(conn, gift_card_id)? else {
         return Err(ApiError::not_found("gift card", gift_card_id).param("gift_card_id"));
     };
@@ -125,18 +132,21 @@ pub fn gift_card(conn: &Connection, gift_card_id: &str, now_ms: i64) -> ApiResul
         place: card.place,
     };
     let balance: f64 = card.money(card.balance_minor).parse().unwrap_or(0.0);
-    let mut payload = Map::new();
-    payload.insert("receipt_id".into(), json!(last.id));
-    payload.insert("kind".into(), json!("gift_card_spend"));
-    payload.insert("pass_id".into(), json!(card.pass_id));
-    payload.insert("customer_id".into(), json!(card.customer_id));
-    payload.insert("customer_pass_id".into(), Value::Null);
-    payload.insert("gift_card_id".into(), json!(card.id));
-    payload.insert("new_value".into(), Value::Null);
-    payload.insert("rewards_available".into(), Value::Null);
-    payload.insert("balance".into(), json!(balance));
-    payload.insert("scanned_at".into(), json!(format_ms(last.created_at)));
-    payload.insert("timestamp".into(), json!(format_ms(now_ms)));
+    let mut payload = wire::ScanVoided {
+        receipt_id: last.id.clone(),
+        kind: "gift_card_spend",
+        pass_id: card.pass_id.clone(),
+        customer_id: card.customer_id.clone(),
+        customer_pass_id: None,
+        gift_card_id: Some(card.id.clone()),
+        new_value: None,
+        rewards_available: None,
+        balance: Some(balance),
+        scanned_at: format_ms(last.created_at),
+        timestamp: format_ms(now_ms),
+        customer_deleted: None,
+        customer_deleted_at: None,
+    };
     deleted_members(conn, card.customer_id.as_deref(), &mut payload)?;
     effects::record(
         conn,
@@ -145,7 +155,7 @@ pub fn gift_card(conn: &Connection, gift_card_id: &str, now_ms: i64) -> ApiResul
         json!({ "gift_card_id": card.id }),
         now_ms,
     )?;
-    effects::event(conn, &scope, "scan.voided", Value::Object(payload), now_ms)?;
+    effects::event(conn, &scope, "scan.voided", &payload, now_ms)?;
     let (txs, more) = gift_cards::transactions(conn, &card.id, gift_cards::TRANSACTIONS_SHOWN)?;
-    Ok(card.to_json(Some((&txs, more))))
+    Ok(views::gift_card(&card, Some((&txs, more))))
 }

@@ -137,11 +137,11 @@ fn principal(caller: &Caller) -> Principal {
 }
 
 /// POST /v1/broadcasts: previews a message, sends nothing.
-#[utoipa::path(post, path = "/v1/broadcasts", tag = "broadcasts", request_body = crate::openapi::BroadcastMessage,
+#[utoipa::path(post, path = "/v1/broadcasts", tag = "broadcasts", request_body = crate::wire::BroadcastMessage,
     responses(
-        (status = 200, description = "The preview and its confirmation token; nothing was sent.", body = crate::openapi::BroadcastPreview),
-        (status = 403, description = "broadcast_not_in_plan, broadcast_quota_reached, and the common 403 codes.", body = crate::openapi::Problem, content_type = "application/problem+json"),
-        (status = 404, description = "not_found (the pass; `param` pass_id).", body = crate::openapi::Problem, content_type = "application/problem+json"),
+        (status = 200, description = "The preview and its confirmation token; nothing was sent.", body = crate::wire::BroadcastPreview),
+        (status = 403, description = "broadcast_not_in_plan, broadcast_quota_reached, and the common 403 codes.", body = crate::wire::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "not_found (the pass; `param` pass_id).", body = crate::wire::Problem, content_type = "application/problem+json"),
     ))]
 pub async fn preview(State(state): State<AppState>, caller: Caller, input: WriteInput) -> Response {
     let principal = principal(&caller);
@@ -155,16 +155,16 @@ pub async fn preview(State(state): State<AppState>, caller: Caller, input: Write
 }
 
 /// POST /v1/broadcasts/confirm: sends (or schedules) a previewed message.
-#[utoipa::path(post, path = "/v1/broadcasts/confirm", tag = "broadcasts", request_body = crate::openapi::BroadcastConfirm,
+#[utoipa::path(post, path = "/v1/broadcasts/confirm", tag = "broadcasts", request_body = crate::wire::BroadcastConfirm,
     responses(
-        (status = 200, description = "The message: `sending` (sent at once) or `scheduled`.", body = crate::openapi::Broadcast,
+        (status = 200, description = "The message: `sending` (sent at once) or `scheduled`.", body = crate::wire::Broadcast,
             links(("CancelBroadcast" = (operation_id = "cancel", parameters(("id" = "$response.body#/id")))))),
-        (status = 400, description = "confirmation_token_invalid, idempotency_key_required.", body = crate::openapi::Problem, content_type = "application/problem+json"),
-        (status = 403, description = "confirmation_principal_mismatch, confirmation_business_mismatch, broadcast_not_in_plan, broadcast_quota_reached, and the common 403 codes.", body = crate::openapi::Problem, content_type = "application/problem+json"),
-        (status = 404, description = "not_found (the pass).", body = crate::openapi::Problem, content_type = "application/problem+json"),
-        (status = 409, description = "confirmation_token_used, confirmation_audience_changed, idempotency_in_progress.", body = crate::openapi::Problem, content_type = "application/problem+json"),
-        (status = 410, description = "confirmation_token_expired.", body = crate::openapi::Problem, content_type = "application/problem+json"),
-        (status = 422, description = "confirmation_payload_changed, validation_failed, idempotency_key_reused.", body = crate::openapi::Problem, content_type = "application/problem+json"),
+        (status = 400, description = "confirmation_token_invalid, idempotency_key_required.", body = crate::wire::Problem, content_type = "application/problem+json"),
+        (status = 403, description = "confirmation_principal_mismatch, confirmation_business_mismatch, broadcast_not_in_plan, broadcast_quota_reached, and the common 403 codes.", body = crate::wire::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "not_found (the pass).", body = crate::wire::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "confirmation_token_used, confirmation_audience_changed, idempotency_in_progress.", body = crate::wire::Problem, content_type = "application/problem+json"),
+        (status = 410, description = "confirmation_token_expired.", body = crate::wire::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "confirmation_payload_changed, validation_failed, idempotency_key_reused.", body = crate::wire::Problem, content_type = "application/problem+json"),
     ))]
 pub async fn confirm(State(state): State<AppState>, caller: Caller, input: WriteInput) -> Response {
     let principal = principal(&caller);
@@ -187,12 +187,12 @@ pub async fn confirm(State(state): State<AppState>, caller: Caller, input: Write
 }
 
 /// POST /v1/broadcasts/{id}/cancel: cancels a scheduled message.
-#[utoipa::path(post, path = "/v1/broadcasts/{id}/cancel", tag = "broadcasts", request_body = crate::openapi::Empty,
+#[utoipa::path(post, path = "/v1/broadcasts/{id}/cancel", tag = "broadcasts", request_body = crate::wire::Empty,
     params(("id" = String, Path, description = "The id the confirm answered.")),
     responses(
-        (status = 200, description = "The message, cancelled (again the same answer when it already was).", body = crate::openapi::Broadcast),
-        (status = 404, description = "not_found.", body = crate::openapi::Problem, content_type = "application/problem+json"),
-        (status = 409, description = "broadcast_already_sent, idempotency_in_progress.", body = crate::openapi::Problem, content_type = "application/problem+json"),
+        (status = 200, description = "The message, cancelled (again the same answer when it already was).", body = crate::wire::Broadcast),
+        (status = 404, description = "not_found.", body = crate::wire::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "broadcast_already_sent, idempotency_in_progress.", body = crate::wire::Problem, content_type = "application/problem+json"),
     ))]
 pub async fn cancel(
     State(state): State<AppState>,

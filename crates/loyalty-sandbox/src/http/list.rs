@@ -6,8 +6,8 @@
 //! 400 invalid_cursor. A repeated parameter, a bad `limit` or a bad filter value
 //! answers 400 invalid_parameter naming it. Unknown parameters are ignored.
 //!
-//! [`ListRequest::respond`] is the whole of a list route; a route names only its
-//! list, filters, store query and rendering.
+//! `ListRequest::respond` is the whole of a list route; a route names only its
+//! list, filters and store query; each row becomes its wire shape through `From`.
 
 use std::collections::BTreeMap;
 
@@ -16,7 +16,6 @@ use axum::extract::{FromRequestParts, Query};
 use axum::http::Uri;
 use axum::http::request::Parts;
 use rusqlite::Connection;
-use serde_json::Value;
 
 use super::auth::Caller;
 use crate::cursor::{self, Binding};
@@ -24,11 +23,27 @@ use crate::error::{ApiError, ApiResult, Code};
 use crate::state::AppState;
 use crate::store::Scope;
 use crate::store::list::{Page, PageRequest};
+use crate::wire;
 
 /// Default page size.
 pub const DEFAULT_LIMIT: usize = 20;
 /// Largest page size.
 pub const MAX_LIMIT: usize = 100;
+
+/// The 400 codes of every list.
+pub(crate) const LIST_CODES: &str = "invalid_parameter (limit 1 to 100, a filter value, a repeated parameter; `param` names it), invalid_cursor";
+
+/// `limit` and `cursor`, shared by every list (the document's parameters).
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub(crate) struct PageParams {
+    /// Page size, 1 to 100 (default 20).
+    #[param(minimum = 1, maximum = 100)]
+    limit: Option<i64>,
+    /// The previous answer's `next_cursor`, exactly as returned.
+    cursor: Option<String>,
+}
 
 /// A filter a list accepts: its name and, when closed, its allowed values.
 #[derive(Debug, Clone, Copy)]
@@ -160,12 +175,10 @@ impl ListParams {
     }
 
     /// The list object for a page.
-    pub fn answer<T>(
-        &self,
-        state: &AppState,
-        page: Page<T>,
-        render: impl Fn(&T) -> Value,
-    ) -> Value {
+    pub(crate) fn answer_page<T, W>(&self, state: &AppState, page: Page<T>) -> wire::List<W>
+    where
+        W: for<'a> From<&'a T>,
+    {
         let next_cursor = match (&page.last, page.has_more) {
             (Some(last), true) => {
                 let canonical = canonical(&self.filters);
@@ -177,12 +190,12 @@ impl ListParams {
             }
             _ => None,
         };
-        crate::openapi::answer(crate::openapi::List {
+        wire::List {
             object: "list",
-            data: page.items.iter().map(render).collect(),
+            data: page.items.iter().map(W::from).collect(),
             has_more: next_cursor.is_some(),
             next_cursor,
-        })
+        }
     }
 }
 
@@ -210,19 +223,19 @@ impl FromRequestParts<AppState> for ListRequest {
 
 impl ListRequest {
     /// Answers the list `list`: parses the query against its filter `specs`, reads one
-    /// page in the caller's business and place, and renders each item.
+    /// page in the caller's business and place, and answers each row as its wire shape.
     ///
     /// `read` is given the parsed parameters (to take the filters in use) and returns
     /// the store query that runs on the database.
-    pub async fn respond<T, R>(
+    pub(crate) async fn respond<T, W, R>(
         self,
         list: &'static str,
         specs: &[FilterSpec],
-        render: impl Fn(&T) -> Value,
         read: impl FnOnce(&ListParams) -> R,
-    ) -> ApiResult<Json<Value>>
+    ) -> ApiResult<Json<wire::List<W>>>
     where
         T: Send + 'static,
+        W: for<'a> From<&'a T>,
         R: FnOnce(&Connection, &Scope, &PageRequest) -> ApiResult<Page<T>> + Send + 'static,
     {
         let ListRequest { state, caller, uri } = self;
@@ -230,6 +243,6 @@ impl ListRequest {
         let read = read(&params);
         let (scope, page) = (caller.scope(), params.page.clone());
         let page = state.db().read(move |c| read(c, &scope, &page)).await?;
-        Ok(Json(params.answer(&state, page, render)))
+        Ok(Json(params.answer_page(&state, page)))
     }
 }

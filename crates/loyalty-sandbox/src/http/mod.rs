@@ -2,11 +2,13 @@
 //!
 //! Layout: `auth` (the [`auth::Caller`] extractor: credentials, key state, place,
 //! plan, scope, rate limit), `body` (JSON bodies and field validation), `number`
-//! (a JSON number's exact value, read from its text), `list`
-//! (query parameters, cursors, list answers), `write` (the idempotent write
-//! pipeline), and one module per route group: `reads`, `writes`, `control`.
+//! (a JSON number's exact value, read from its text), `list` (query parameters,
+//! cursors, list answers), `problem` (an error as its problem+json answer), `write`
+//! (the idempotent write pipeline), and one module per route group: `reads`,
+//! `writes`, `control`.
 //! Part 2 added `broadcasts` (messages) and `stats` beside them, and
-//! `/v1/openapi.json` (served by [`crate::openapi`], without authentication).
+//! `/v1/openapi.json`, whose handler the crate root passes in: the document sits
+//! above the routes it describes (`crate::openapi`), so the routes cannot name it.
 
 pub mod auth;
 pub mod body;
@@ -14,6 +16,7 @@ pub mod broadcasts;
 pub mod control;
 pub mod list;
 pub mod number;
+pub mod problem;
 pub mod reads;
 pub mod stats;
 pub mod write;
@@ -24,12 +27,14 @@ use std::sync::{Arc, Mutex};
 use axum::Extension;
 use axum::Router;
 use axum::extract::{Request, State};
+use axum::handler::Handler;
 use axum::http::{HeaderName, HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 
-use crate::error::{ApiError, Code, Problem, problem_response};
+use self::problem::problem_response;
+use crate::error::{ApiError, Code, Problem};
 use crate::faults::FaultAction;
 use crate::ratelimit::Report;
 use crate::request_id;
@@ -52,7 +57,11 @@ pub struct Delay(pub u64);
 #[derive(Debug)]
 pub struct DroppedConnection;
 
-fn v1(place: Place) -> Router<AppState> {
+fn v1<H, T>(place: Place, document: H) -> Router<AppState>
+where
+    H: Handler<T, AppState>,
+    T: 'static,
+{
     Router::new()
         .route("/me", get(reads::me))
         .route("/passes", get(reads::list_passes))
@@ -73,7 +82,7 @@ fn v1(place: Place) -> Router<AppState> {
         .route("/gift_cards/{id}/payments", post(writes::pay_gift_card))
         .route("/webhook_endpoints", get(reads::list_webhook_endpoints))
         .route("/stats", get(stats::get_stats))
-        .route("/openapi.json", get(crate::openapi::serve))
+        .route("/openapi.json", get(document))
         .route("/broadcasts", post(broadcasts::preview))
         .route("/broadcasts/confirm", post(broadcasts::confirm))
         .route("/broadcasts/{id}/cancel", post(broadcasts::cancel))
@@ -82,13 +91,18 @@ fn v1(place: Place) -> Router<AppState> {
 
 /// The whole API: live routes under `/v1`, the sandbox under `/sandbox/v1`, the
 /// control routes under `/_sandbox` (answering 404 unless the state has them on).
+/// `document` answers `GET /v1/openapi.json` in both places.
 ///
 /// No CORS layer is ever added: keys belong on servers, so no answer carries an
 /// `Access-Control-*` header and an `OPTIONS` preflight is answered 405.
-pub fn app(state: AppState) -> Router {
+pub fn app<H, T>(state: AppState, document: H) -> Router
+where
+    H: Handler<T, AppState>,
+    T: 'static,
+{
     Router::new()
-        .nest("/v1", v1(Place::Live))
-        .nest("/sandbox/v1", v1(Place::Sandbox))
+        .nest("/v1", v1(Place::Live, document.clone()))
+        .nest("/sandbox/v1", v1(Place::Sandbox, document))
         .nest("/_sandbox", control::routes(state.clone()))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)

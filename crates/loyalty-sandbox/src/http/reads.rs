@@ -2,7 +2,6 @@
 
 use axum::Json;
 use axum::extract::State;
-use serde_json::Value;
 
 use super::auth::Caller;
 use super::list::{FilterSpec, ListRequest};
@@ -10,27 +9,29 @@ use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
 use crate::store::business::plan_name;
 use crate::store::{customers, gift_cards, locations, passes, referrals, scans, webhooks};
+use crate::views;
+use crate::wire;
 
 /// GET /v1/me: the key, its business, mode, plan, scopes and rate limits.
 #[utoipa::path(get, path = "/v1/me", tag = "reads",
-    responses((status = 200, description = "The key, its business, mode, plan, scopes and rate limits.", body = crate::openapi::Key)))]
-pub async fn me(caller: Caller) -> Json<Value> {
-    Json(crate::openapi::answer(crate::openapi::Key {
+    responses((status = 200, description = "The key, its business, mode, plan, scopes and rate limits.", body = crate::wire::Key)))]
+pub(crate) async fn me(caller: Caller) -> Json<wire::Key> {
+    Json(wire::Key {
         object: "key".into(),
-        business: crate::openapi::KeyBusiness {
+        business: wire::KeyBusiness {
             id: caller.business.id.clone(),
             name: caller.business.name.clone(),
         },
-        key: crate::openapi::KeyId {
+        key: wire::KeyId {
             id: caller.key_id,
             prefix: caller.prefix,
         },
         mode: caller.mode.as_str().to_owned(),
         plan_name: plan_name(&caller.business.plan),
         plan: caller.business.plan,
-        rate_limits: caller.business.limits.wire(),
+        rate_limits: caller.business.limits.into(),
         scopes: caller.scopes,
-    }))
+    })
 }
 
 const PASS_FILTERS: &[FilterSpec] = &[FilterSpec {
@@ -40,12 +41,12 @@ const PASS_FILTERS: &[FilterSpec] = &[FilterSpec {
 
 /// GET /v1/passes (filter: `status`).
 #[utoipa::path(get, path = "/v1/passes", tag = "reads",
-    params(crate::openapi::Page, ("status" = Option<String>, Query, description = "`active` or `archived`.")),
-    responses((status = 200, description = "Passes, active and archived.", body = crate::openapi::PassList,
+    params(crate::http::list::PageParams, ("status" = Option<String>, Query, description = "`active` or `archived`.")),
+    responses((status = 200, description = "Passes, active and archived.", body = crate::wire::PassList,
             links(("GetPass" = (operation_id = "get_pass", parameters(("id" = "$response.body#/data/0/id")))))),
-        (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
-pub async fn list_passes(list: ListRequest) -> ApiResult<Json<Value>> {
-    list.respond("passes", PASS_FILTERS, passes::Pass::to_json, |params| {
+        (status = 400, description = crate::http::list::LIST_CODES, body = crate::wire::Problem, content_type = "application/problem+json")))]
+pub(crate) async fn list_passes(list: ListRequest) -> ApiResult<Json<wire::List<wire::Pass>>> {
+    list.respond("passes", PASS_FILTERS, |params| {
         let filters = passes::Filters {
             status: params.filter("status"),
         };
@@ -57,12 +58,12 @@ pub async fn list_passes(list: ListRequest) -> ApiResult<Json<Value>> {
 /// GET /v1/passes/{id}.
 #[utoipa::path(get, path = "/v1/passes/{id}", tag = "reads",
     params(("id" = String, Path, description = "A pass id.")),
-    responses((status = 200, description = "The pass.", body = crate::openapi::Pass)))]
-pub async fn get_pass(
+    responses((status = 200, description = "The pass.", body = crate::wire::Pass)))]
+pub(crate) async fn get_pass(
     State(state): State<AppState>,
     caller: Caller,
     super::Id(id): super::Id,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<wire::Pass>> {
     let scope = caller.scope();
     let found = {
         let id = id.clone();
@@ -72,7 +73,7 @@ pub async fn get_pass(
             .await?
     };
     found
-        .map(|p| Json(p.to_json()))
+        .map(|p| Json(wire::Pass::from(&p)))
         .ok_or_else(|| ApiError::not_found("pass", &id))
 }
 
@@ -89,37 +90,34 @@ const CUSTOMER_FILTERS: &[FilterSpec] = &[
 
 /// GET /v1/customers (filters: `email`, exact and case-insensitive; `pass_id`).
 #[utoipa::path(get, path = "/v1/customers", tag = "reads",
-    params(crate::openapi::Page,
+    params(crate::http::list::PageParams,
         ("email" = Option<String>, Query, description = "Exact email, case-insensitive."),
         ("pass_id" = Option<String>, Query, description = "Only this pass's customers.")),
-    responses((status = 200, description = "Customers with their cards; deleted ones excluded.", body = crate::openapi::CustomerList,
+    responses((status = 200, description = "Customers with their cards; deleted ones excluded.", body = crate::wire::CustomerList,
             links(("GetCustomer" = (operation_id = "get_customer", parameters(("id" = "$response.body#/data/0/id")))))),
-        (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
-pub async fn list_customers(list: ListRequest) -> ApiResult<Json<Value>> {
-    list.respond(
-        "customers",
-        CUSTOMER_FILTERS,
-        customers::Customer::to_json,
-        |params| {
-            let filters = customers::Filters {
-                email: params.filter("email"),
-                pass_id: params.filter("pass_id"),
-            };
-            move |c, scope, page| customers::list(c, scope, &filters, page)
-        },
-    )
+        (status = 400, description = crate::http::list::LIST_CODES, body = crate::wire::Problem, content_type = "application/problem+json")))]
+pub(crate) async fn list_customers(
+    list: ListRequest,
+) -> ApiResult<Json<wire::List<wire::Customer>>> {
+    list.respond("customers", CUSTOMER_FILTERS, |params| {
+        let filters = customers::Filters {
+            email: params.filter("email"),
+            pass_id: params.filter("pass_id"),
+        };
+        move |c, scope, page| customers::list(c, scope, &filters, page)
+    })
     .await
 }
 
 /// GET /v1/customers/{id}: deleted customers answer 404 like unknown ones.
 #[utoipa::path(get, path = "/v1/customers/{id}", tag = "reads",
     params(("id" = String, Path, description = "A customer id.")),
-    responses((status = 200, description = "The customer (deleted ones are not found).", body = crate::openapi::Customer)))]
-pub async fn get_customer(
+    responses((status = 200, description = "The customer (deleted ones are not found).", body = crate::wire::Customer)))]
+pub(crate) async fn get_customer(
     State(state): State<AppState>,
     caller: Caller,
     super::Id(id): super::Id,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<wire::Customer>> {
     let scope = caller.scope();
     let found = {
         let id = id.clone();
@@ -129,7 +127,7 @@ pub async fn get_customer(
             .await?
     };
     found
-        .map(|c| Json(c.to_json()))
+        .map(|c| Json(wire::Customer::from(&c)))
         .ok_or_else(|| ApiError::not_found("customer", &id))
 }
 
@@ -146,49 +144,42 @@ const SCAN_FILTERS: &[FilterSpec] = &[
 
 /// GET /v1/scans (filters: `customer_id`, `kind`).
 #[utoipa::path(get, path = "/v1/scans", tag = "reads",
-    params(crate::openapi::Page,
+    params(crate::http::list::PageParams,
         ("customer_id" = Option<String>, Query, description = "Only this customer's scans."),
         ("kind" = Option<String>, Query, description = "`visit` or `points`.")),
-    responses((status = 200, description = "Visits and points scans.", body = crate::openapi::ScanList),
-        (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
-pub async fn list_scans(list: ListRequest) -> ApiResult<Json<Value>> {
-    list.respond(
-        "scans",
-        SCAN_FILTERS,
-        scans::ScanRecord::to_json,
-        |params| {
-            let filters = scans::Filters {
-                customer_id: params.filter("customer_id"),
-                kind: params.filter("kind"),
-            };
-            move |c, scope, page| scans::list(c, scope, &filters, page)
-        },
-    )
+    responses((status = 200, description = "Visits and points scans.", body = crate::wire::ScanList),
+        (status = 400, description = crate::http::list::LIST_CODES, body = crate::wire::Problem, content_type = "application/problem+json")))]
+pub(crate) async fn list_scans(list: ListRequest) -> ApiResult<Json<wire::List<wire::Scan>>> {
+    list.respond("scans", SCAN_FILTERS, |params| {
+        let filters = scans::Filters {
+            customer_id: params.filter("customer_id"),
+            kind: params.filter("kind"),
+        };
+        move |c, scope, page| scans::list(c, scope, &filters, page)
+    })
     .await
 }
 
 /// GET /v1/locations.
 #[utoipa::path(get, path = "/v1/locations", tag = "reads",
-    params(crate::openapi::Page),
-    responses((status = 200, description = "Locations, inactive ones included.", body = crate::openapi::LocationList),
-        (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
-pub async fn list_locations(list: ListRequest) -> ApiResult<Json<Value>> {
-    list.respond("locations", &[], locations::Location::to_json, |_| {
-        locations::list
-    })
-    .await
+    params(crate::http::list::PageParams),
+    responses((status = 200, description = "Locations, inactive ones included.", body = crate::wire::LocationList),
+        (status = 400, description = crate::http::list::LIST_CODES, body = crate::wire::Problem, content_type = "application/problem+json")))]
+pub(crate) async fn list_locations(
+    list: ListRequest,
+) -> ApiResult<Json<wire::List<wire::Location>>> {
+    list.respond("locations", &[], |_| locations::list).await
 }
 
 /// GET /v1/referrals.
 #[utoipa::path(get, path = "/v1/referrals", tag = "reads",
-    params(crate::openapi::Page),
-    responses((status = 200, description = "Referrals.", body = crate::openapi::ReferralList),
-        (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
-pub async fn list_referrals(list: ListRequest) -> ApiResult<Json<Value>> {
-    list.respond("referrals", &[], referrals::Referral::to_json, |_| {
-        referrals::list
-    })
-    .await
+    params(crate::http::list::PageParams),
+    responses((status = 200, description = "Referrals.", body = crate::wire::ReferralList),
+        (status = 400, description = crate::http::list::LIST_CODES, body = crate::wire::Problem, content_type = "application/problem+json")))]
+pub(crate) async fn list_referrals(
+    list: ListRequest,
+) -> ApiResult<Json<wire::List<wire::Referral>>> {
+    list.respond("referrals", &[], |_| referrals::list).await
 }
 
 const GIFT_CARD_FILTERS: &[FilterSpec] = &[FilterSpec {
@@ -198,35 +189,32 @@ const GIFT_CARD_FILTERS: &[FilterSpec] = &[FilterSpec {
 
 /// GET /v1/gift_cards (filter: `status`).
 #[utoipa::path(get, path = "/v1/gift_cards", tag = "reads",
-    params(crate::openapi::Page, ("status" = Option<String>, Query, description = "`issued`, `active`, `depleted` or `cancelled`.")),
-    responses((status = 200, description = "Gift cards, test cards flagged.", body = crate::openapi::GiftCardList,
+    params(crate::http::list::PageParams, ("status" = Option<String>, Query, description = "`issued`, `active`, `depleted` or `cancelled`.")),
+    responses((status = 200, description = "Gift cards, test cards flagged.", body = crate::wire::GiftCardList,
             links(("GetGiftCard" = (operation_id = "get_gift_card", parameters(("id" = "$response.body#/data/0/id")))),
                 ("PayGiftCard" = (operation_id = "pay_gift_card", parameters(("id" = "$response.body#/data/0/id")))))),
-        (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
-pub async fn list_gift_cards(list: ListRequest) -> ApiResult<Json<Value>> {
-    list.respond(
-        "gift_cards",
-        GIFT_CARD_FILTERS,
-        |g: &gift_cards::GiftCard| g.to_json(None),
-        |params| {
-            let filters = gift_cards::Filters {
-                status: params.filter("status"),
-            };
-            move |c, scope, page| gift_cards::list(c, scope, &filters, page)
-        },
-    )
+        (status = 400, description = crate::http::list::LIST_CODES, body = crate::wire::Problem, content_type = "application/problem+json")))]
+pub(crate) async fn list_gift_cards(
+    list: ListRequest,
+) -> ApiResult<Json<wire::List<wire::GiftCard>>> {
+    list.respond("gift_cards", GIFT_CARD_FILTERS, |params| {
+        let filters = gift_cards::Filters {
+            status: params.filter("status"),
+        };
+        move |c, scope, page| gift_cards::list(c, scope, &filters, page)
+    })
     .await
 }
 
 /// GET /v1/gift_cards/{id}: with the newest 20 ledger entries and `transactions_has_more`.
 #[utoipa::path(get, path = "/v1/gift_cards/{id}", tag = "reads",
     params(("id" = String, Path, description = "A gift card id.")),
-    responses((status = 200, description = "The gift card with its newest 20 ledger entries.", body = crate::openapi::GiftCard)))]
-pub async fn get_gift_card(
+    responses((status = 200, description = "The gift card with its newest 20 ledger entries.", body = crate::wire::GiftCard)))]
+pub(crate) async fn get_gift_card(
     State(state): State<AppState>,
     caller: Caller,
     super::Id(id): super::Id,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<wire::GiftCard>> {
     let scope = caller.scope();
     let found = {
         let id = id.clone();
@@ -238,7 +226,7 @@ pub async fn get_gift_card(
                 };
                 let (txs, more) =
                     gift_cards::transactions(c, &card.id, gift_cards::TRANSACTIONS_SHOWN)?;
-                Ok(Some(card.to_json(Some((&txs, more)))))
+                Ok(Some(views::gift_card(&card, Some((&txs, more)))))
             })
             .await?
     };
@@ -249,16 +237,15 @@ pub async fn get_gift_card(
 
 /// GET /v1/webhook_endpoints: the business's endpoints, no secrets, urls without query.
 #[utoipa::path(get, path = "/v1/webhook_endpoints", tag = "reads",
-    params(crate::openapi::Page),
-    responses((status = 200, description = "The business's webhook endpoints.", body = crate::openapi::WebhookEndpointList),
-        (status = 400, description = crate::openapi::LIST_CODES, body = crate::openapi::Problem, content_type = "application/problem+json")))]
-pub async fn list_webhook_endpoints(list: ListRequest) -> ApiResult<Json<Value>> {
+    params(crate::http::list::PageParams),
+    responses((status = 200, description = "The business's webhook endpoints.", body = crate::wire::WebhookEndpointList),
+        (status = 400, description = crate::http::list::LIST_CODES, body = crate::wire::Problem, content_type = "application/problem+json")))]
+pub(crate) async fn list_webhook_endpoints(
+    list: ListRequest,
+) -> ApiResult<Json<wire::List<wire::WebhookEndpoint>>> {
     // Endpoints belong to the business, not to a place.
-    list.respond(
-        "webhook_endpoints",
-        &[],
-        webhooks::Endpoint::to_json,
-        |_| |c, scope, page| webhooks::list(c, &scope.business_id, page),
-    )
+    list.respond("webhook_endpoints", &[], |_| {
+        |c, scope, page| webhooks::list(c, &scope.business_id, page)
+    })
     .await
 }

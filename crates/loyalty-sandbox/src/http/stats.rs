@@ -14,7 +14,6 @@ use axum::http::Uri;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use jiff::{Timestamp, ToSpan};
-use serde_json::Value;
 
 use super::auth::Caller;
 use crate::error::{ApiError, ApiResult};
@@ -36,14 +35,14 @@ fn start_of(day: Date, tz: &TimeZone) -> ApiResult<i64> {
         ("to" = Option<String>, Query, format = Date, description = "Last day (YYYY-MM-DD), included."),
     ),
     responses(
-        (status = 200, description = "Figures for whole days in the business's time zone.", body = crate::openapi::Stats),
-        (status = 400, description = "invalid_parameter: a malformed date, `from` after `to`, more than 366 days (`param` names it).", body = crate::openapi::Problem, content_type = "application/problem+json"),
+        (status = 200, description = "Figures for whole days in the business's time zone.", body = crate::wire::Stats),
+        (status = 400, description = "invalid_parameter: a malformed date, `from` after `to`, more than 366 days (`param` names it).", body = crate::wire::Problem, content_type = "application/problem+json"),
     ))]
-pub async fn get_stats(
+pub(crate) async fn get_stats(
     State(state): State<AppState>,
     caller: Caller,
     uri: Uri,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<crate::wire::Stats>> {
     let pairs: Vec<(String, String)> =
         axum::extract::Query::<Vec<(String, String)>>::try_from_uri(&uri)
             .map(|q| q.0)
@@ -78,7 +77,7 @@ pub async fn get_stats(
         .db()
         .read(move |c| stats::figures(c, &scope, start, end))
         .await?;
-    Ok(Json(crate::openapi::answer(crate::openapi::Stats {
+    Ok(Json(crate::wire::Stats {
         object: "stats".into(),
         from: from.to_string(),
         to: to.to_string(),
@@ -91,5 +90,5 @@ pub async fn get_stats(
         rewards_earned: f.rewards_earned,
         rewards_redeemed: f.rewards_redeemed,
         gift_cards_issued: f.gift_cards_issued,
-    })))
+    }))
 }

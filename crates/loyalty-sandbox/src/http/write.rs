@@ -32,13 +32,14 @@ use axum::extract::{FromRequest, Request};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use rusqlite::Connection;
-use serde_json::Value;
+use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::Delay;
 use super::auth::Caller;
 use super::body::{JsonObject, MAX_BODY, canonical_text, parse_object};
-use crate::error::{ApiError, ApiResult, Code, FieldError, Problem, problem_response};
+use super::problem::problem_response;
+use crate::error::{ApiError, ApiResult, Code, FieldError, Problem};
 use crate::faults::api_path;
 use crate::request_id;
 use crate::state::AppState;
@@ -95,43 +96,6 @@ pub fn valid_idempotency_key(key: &[u8]) -> bool {
     !key.is_empty() && key.len() <= MAX_IDEMPOTENCY_KEY && key.iter().all(|b| b.is_ascii_graphic())
 }
 
-/// Canonical JSON text of a value the server built: object keys sorted at every
-/// depth. (A request body's is [`canonical_text`], which keeps numbers exact.)
-pub fn canonical_json(value: &Value) -> String {
-    fn write(value: &Value, out: &mut String) {
-        match value {
-            Value::Object(map) => {
-                let mut keys: Vec<&String> = map.keys().collect();
-                keys.sort();
-                out.push('{');
-                for (i, k) in keys.into_iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    out.push_str(&Value::String(k.clone()).to_string());
-                    out.push(':');
-                    write(&map[k], out);
-                }
-                out.push('}');
-            }
-            Value::Array(items) => {
-                out.push('[');
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    write(item, out);
-                }
-                out.push(']');
-            }
-            other => out.push_str(&other.to_string()),
-        }
-    }
-    let mut out = String::new();
-    write(value, &mut out);
-    out
-}
-
 fn storable(problem: &Problem) -> bool {
     let status = problem.status.as_u16();
     let not_stored_status = matches!(status, 401 | 403 | 429) || status >= 500;
@@ -150,9 +114,10 @@ enum Outcome {
 
 /// Runs one idempotent write: `op` validates the body and acts, inside the
 /// transaction that also stores its answer.
-pub async fn run<F>(state: &AppState, caller: Caller, input: WriteInput, op: F) -> Response
+pub async fn run<F, A>(state: &AppState, caller: Caller, input: WriteInput, op: F) -> Response
 where
-    F: FnOnce(&Connection, &OpCtx, &JsonObject) -> ApiResult<Value> + Send + 'static,
+    F: FnOnce(&Connection, &OpCtx, &JsonObject) -> ApiResult<A> + Send + 'static,
+    A: Serialize,
 {
     match pipeline(state, caller, input, op).await {
         Ok(response) => response,
@@ -160,14 +125,15 @@ where
     }
 }
 
-async fn pipeline<F>(
+async fn pipeline<F, A>(
     state: &AppState,
     caller: Caller,
     input: WriteInput,
     op: F,
 ) -> ApiResult<Response>
 where
-    F: FnOnce(&Connection, &OpCtx, &JsonObject) -> ApiResult<Value> + Send + 'static,
+    F: FnOnce(&Connection, &OpCtx, &JsonObject) -> ApiResult<A> + Send + 'static,
+    A: Serialize,
 {
     let Some(raw_key) = input.headers.get("idempotency-key") else {
         return Err(ApiError::new(
@@ -240,8 +206,10 @@ where
             tx.execute_batch("SAVEPOINT op")?;
             match op(tx, &ctx, &body) {
                 Ok(value) => {
+                    // An answer that cannot be written is a 500: the transaction rolls
+                    // back, and nothing is stored to replay.
+                    let text = serde_json::to_string(&value)?;
                     tx.execute_batch("RELEASE op")?;
-                    let text = value.to_string();
                     let answer = StoredAnswer {
                         fingerprint,
                         status: 200,
@@ -260,7 +228,7 @@ where
                             fingerprint,
                             status: problem.status.as_u16(),
                             content_type: "application/problem+json".into(),
-                            body: problem.body(&request_id).to_string(),
+                            body: serde_json::to_string(&problem.body(&request_id))?,
                         };
                         idempotency::save(tx, &key_id, &idem_key, &answer, now_ms)?;
                     }
@@ -303,7 +271,6 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn idempotency_keys_are_one_to_255_visible_ascii_characters() {
@@ -313,14 +280,6 @@ mod tests {
         assert!(!valid_idempotency_key(&[b'x'; 256]));
         assert!(!valid_idempotency_key(b"has space"));
         assert!(!valid_idempotency_key("é".as_bytes()));
-    }
-
-    #[test]
-    fn canonical_json_ignores_key_order() {
-        let a = json!({"b": 1, "a": {"y": [1, 2], "x": null}});
-        let b = json!({"a": {"x": null, "y": [1, 2]}, "b": 1});
-        assert_eq!(canonical_json(&a), canonical_json(&b));
-        assert_eq!(canonical_json(&a), r#"{"a":{"x":null,"y":[1,2]},"b":1}"#);
     }
 
     fn canonical(text: &str) -> String {

@@ -37,12 +37,12 @@ use crate::state::AppState;
 pub const MAX_POINTS: i64 = 1_000_000;
 
 /// POST /v1/customers.
-#[utoipa::path(post, path = "/v1/customers", tag = "writes", request_body = crate::openapi::NewCustomer,
-    responses((status = 200, description = "The customer with their new card.", body = crate::openapi::Customer,
+#[utoipa::path(post, path = "/v1/customers", tag = "writes", request_body = crate::wire::NewCustomer,
+    responses((status = 200, description = "The customer with their new card.", body = crate::wire::Customer,
             links(("GetCustomer" = (operation_id = "get_customer", parameters(("id" = "$response.body#/id")))))),
-        (status = 403, description = "customer_limit_reached, and the common 403 codes.", body = crate::openapi::Problem, content_type = "application/problem+json"),
-        (status = 404, description = "not_found (the pass; `param` pass_id).", body = crate::openapi::Problem, content_type = "application/problem+json"),
-        (status = 409, description = "customer_exists (also `customer_id`), idempotency_in_progress.", body = crate::openapi::Problem, content_type = "application/problem+json")))]
+        (status = 403, description = "customer_limit_reached, and the common 403 codes.", body = crate::wire::Problem, content_type = "application/problem+json"),
+        (status = 404, description = "not_found (the pass; `param` pass_id).", body = crate::wire::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "customer_exists (also `customer_id`), idempotency_in_progress.", body = crate::wire::Problem, content_type = "application/problem+json")))]
 pub async fn create_customer(
     State(state): State<AppState>,
     caller: Caller,
@@ -69,10 +69,10 @@ pub async fn create_customer(
 }
 
 /// POST /v1/scans.
-#[utoipa::path(post, path = "/v1/scans", tag = "writes", request_body = crate::openapi::NewScan,
-    responses((status = 200, description = "What the scan did, and the card after it.", body = crate::openapi::ScanResult),
-        (status = 404, description = "not_found (the card or the location).", body = crate::openapi::Problem, content_type = "application/problem+json"),
-        (status = 409, description = "card_not_active, insufficient_balance, no_reward_available, scan_refused, recent_visit (also `last_visit_at`), idempotency_in_progress.", body = crate::openapi::Problem, content_type = "application/problem+json")))]
+#[utoipa::path(post, path = "/v1/scans", tag = "writes", request_body = crate::wire::NewScan,
+    responses((status = 200, description = "What the scan did, and the card after it.", body = crate::wire::ScanResult),
+        (status = 404, description = "not_found (the card or the location).", body = crate::wire::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "card_not_active, insufficient_balance, no_reward_available, scan_refused, recent_visit (also `last_visit_at`), idempotency_in_progress.", body = crate::wire::Problem, content_type = "application/problem+json")))]
 pub async fn create_scan(
     State(state): State<AppState>,
     caller: Caller,
@@ -146,11 +146,11 @@ fn currency_code(f: &mut Fields<'_>, field: &str) -> Option<String> {
 }
 
 /// POST /v1/gift_cards.
-#[utoipa::path(post, path = "/v1/gift_cards", tag = "writes", request_body = crate::openapi::NewGiftCard,
-    responses((status = 200, description = "The gift card, issued, with `email`.", body = crate::openapi::GiftCard,
+#[utoipa::path(post, path = "/v1/gift_cards", tag = "writes", request_body = crate::wire::NewGiftCard,
+    responses((status = 200, description = "The gift card, issued, with `email`.", body = crate::wire::GiftCard,
             links(("GetGiftCard" = (operation_id = "get_gift_card", parameters(("id" = "$response.body#/id")))),
                 ("PayGiftCard" = (operation_id = "pay_gift_card", parameters(("id" = "$response.body#/id")))))),
-        (status = 409, description = "pass_required, idempotency_in_progress.", body = crate::openapi::Problem, content_type = "application/problem+json")))]
+        (status = 409, description = "pass_required, idempotency_in_progress.", body = crate::wire::Problem, content_type = "application/problem+json")))]
 pub async fn issue_gift_card(
     State(state): State<AppState>,
     caller: Caller,
@@ -221,12 +221,12 @@ pub async fn issue_gift_card(
 }
 
 /// POST /v1/gift_cards/{id}/payments.
-#[utoipa::path(post, path = "/v1/gift_cards/{id}/payments", tag = "writes", request_body = crate::openapi::NewPayment,
+#[utoipa::path(post, path = "/v1/gift_cards/{id}/payments", tag = "writes", request_body = crate::wire::NewPayment,
     params(("id" = String, Path, description = "A gift card id.")),
-    responses((status = 200, description = "The payment and the card after it.", body = crate::openapi::GiftCardPayment),
-        (status = 404, description = "not_found (the card or the location).", body = crate::openapi::Problem, content_type = "application/problem+json"),
-        (status = 409, description = "insufficient_balance (also `balance`), gift_card_not_claimed, gift_card_cancelled, gift_card_depleted, idempotency_in_progress.", body = crate::openapi::Problem, content_type = "application/problem+json"),
-        (status = 422, description = "currency_mismatch, validation_failed, idempotency_key_reused.", body = crate::openapi::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "The payment and the card after it.", body = crate::wire::GiftCardPayment),
+        (status = 404, description = "not_found (the card or the location).", body = crate::wire::Problem, content_type = "application/problem+json"),
+        (status = 409, description = "insufficient_balance (also `balance`), gift_card_not_claimed, gift_card_cancelled, gift_card_depleted, idempotency_in_progress.", body = crate::wire::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "currency_mismatch, validation_failed, idempotency_key_reused.", body = crate::wire::Problem, content_type = "application/problem+json")))]
 pub async fn pay_gift_card(
     State(state): State<AppState>,
     caller: Caller,

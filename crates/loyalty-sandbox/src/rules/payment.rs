@@ -79,7 +79,7 @@ pub fn take(
         )
         .param("amount_minor")
         .extra(|x| {
-            x.balance = Some(crate::openapi::Balance {
+            x.balance = Some(crate::wire::Balance {
                 amount: money::format_minor(purse.balance_minor, purse.exponent),
                 amount_minor: purse.balance_minor,
                 currency: purse.currency.to_owned(),

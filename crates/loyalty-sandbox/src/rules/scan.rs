@@ -17,7 +17,21 @@
 
 use crate::clock::format_ms;
 use crate::error::{ApiError, Code};
-use crate::store::customers::CardCounters;
+
+/// The part of a card a scan changes (and an undo restores).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub struct CardCounters {
+    /// Visits towards the goal.
+    pub visits: i64,
+    /// Points towards the goal.
+    pub points: i64,
+    /// Rewards earned and not yet redeemed.
+    pub rewards_available: i64,
+    /// Rewards redeemed so far.
+    pub rewards_redeemed: i64,
+    /// Last visit, ms.
+    pub last_visit_at: Option<i64>,
+}
 
 /// Minimum time between two visits without confirmation.
 pub const REPEAT_VISIT_WINDOW_MS: i64 = 15 * 60 * 1000;

@@ -1,7 +1,6 @@
 //! Businesses: plan, limits, and the rate limits their keys get.
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
-use serde_json::{Value, json};
 
 use crate::error::ApiResult;
 use crate::ids;
@@ -29,24 +28,6 @@ impl Default for RateLimits {
             writes_per_key: 1200,
             window_seconds: 60,
         }
-    }
-}
-
-impl RateLimits {
-    /// The `rate_limits` object of `GET /v1/me`.
-    pub(crate) fn wire(self) -> crate::openapi::RateLimits {
-        let n = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
-        crate::openapi::RateLimits {
-            requests_per_business: n(self.requests_per_business),
-            requests_per_key: n(self.requests_per_key),
-            window_seconds: n(self.window_seconds),
-            writes_per_key: n(self.writes_per_key),
-        }
-    }
-
-    /// [`RateLimits::wire`] as JSON (the control routes show it too).
-    pub fn to_json(self) -> Value {
-        crate::openapi::answer(self.wire())
     }
 }
 
@@ -201,23 +182,4 @@ pub fn main_pass_ids(conn: &Connection, id: &str) -> ApiResult<(Option<String>, 
             .optional()?)
     };
     Ok((first("live")?, first("sandbox")?))
-}
-
-impl Business {
-    /// The business as the control routes answer it.
-    pub fn to_json(&self, pass_id: Option<String>, sandbox_pass_id: Option<String>) -> Value {
-        json!({
-            "object": "business",
-            "id": self.id,
-            "name": self.name,
-            "plan": self.plan,
-            "plan_name": plan_name(&self.plan),
-            "time_zone": self.time_zone,
-            "customer_limit": self.customer_limit,
-            "monthly_messages": self.monthly_messages,
-            "rate_limits": self.limits.to_json(),
-            "pass_id": pass_id,
-            "sandbox_pass_id": sandbox_pass_id,
-        })
-    }
 }

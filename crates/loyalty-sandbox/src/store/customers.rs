@@ -3,13 +3,11 @@
 use std::collections::HashMap;
 
 use rusqlite::{Connection, OptionalExtension, Row, params, params_from_iter};
-use serde_json::Value;
 
 use super::list::{ListQuery, Page, PageRequest};
 use super::{Place, Scope};
-use crate::clock::format_ms;
 use crate::error::ApiResult;
-use crate::openapi as wire;
+use crate::rules::scan::CardCounters;
 
 /// A loyalty card and its counters.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,46 +32,6 @@ pub struct Card {
     pub created_at: i64,
 }
 
-/// The part of a card a scan changes (and an undo restores).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-pub struct CardCounters {
-    /// Visits towards the goal.
-    pub visits: i64,
-    /// Points towards the goal.
-    pub points: i64,
-    /// Rewards earned and not yet redeemed.
-    pub rewards_available: i64,
-    /// Rewards redeemed so far.
-    pub rewards_redeemed: i64,
-    /// Last visit, ms.
-    pub last_visit_at: Option<i64>,
-}
-
-impl Card {
-    /// The card as the API shows it.
-    pub(crate) fn wire(&self) -> wire::Card {
-        wire::Card {
-            object: "card".into(),
-            id: self.id.clone(),
-            pass_id: self.pass_id.clone(),
-            wallet: self.wallet.clone(),
-            status: self.status.clone(),
-            visits: self.counters.visits,
-            points: self.counters.points,
-            rewards_available: self.counters.rewards_available,
-            rewards_redeemed: self.counters.rewards_redeemed,
-            last_visit_at: self.counters.last_visit_at.map(format_ms),
-            test: self.place.is_test(),
-            created_at: format_ms(self.created_at),
-        }
-    }
-
-    /// [`Card::wire`] as JSON.
-    pub fn to_json(&self) -> Value {
-        wire::answer(self.wire())
-    }
-}
-
 /// A customer with their cards.
 #[derive(Debug, Clone)]
 pub struct Customer {
@@ -93,23 +51,6 @@ pub struct Customer {
     pub created_at: i64,
     /// Last change.
     pub updated_at: i64,
-}
-
-impl Customer {
-    /// The customer as the API shows it.
-    pub fn to_json(&self) -> Value {
-        wire::answer(wire::Customer {
-            object: "customer".into(),
-            id: self.id.clone(),
-            pass_id: self.pass_id.clone(),
-            name: self.name.clone(),
-            email: self.email.clone(),
-            phone: self.phone.clone(),
-            cards: self.cards.iter().map(Card::wire).collect(),
-            created_at: format_ms(self.created_at),
-            updated_at: format_ms(self.updated_at),
-        })
-    }
 }
 
 /// Normal form of an email for comparison: trimmed, lowercase.

@@ -8,11 +8,10 @@
 //! where `test_events` is on).
 
 use rusqlite::{Connection, params};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::effects::{self, EffectKind};
 use super::{Place, Scope};
-use crate::clock::format_ms;
 use crate::error::ApiResult;
 use crate::ids;
 
@@ -100,8 +99,10 @@ pub struct Due {
     pub event_type: String,
     /// Whether the event is live.
     pub livemode: bool,
-    /// The body posted: `{id, type, created_at, livemode, data}`.
-    pub body: String,
+    /// When the event happened, ms.
+    pub event_created_at: i64,
+    /// The event's data: JSON text.
+    pub data: String,
 }
 
 /// Deliveries due at `now_ms` to active endpoints, oldest first, at most `limit`.
@@ -114,17 +115,6 @@ pub fn due(conn: &Connection, now_ms: i64, limit: usize) -> ApiResult<Vec<Due>> 
          ORDER BY d.next_attempt_at, d.id LIMIT ?2",
     )?;
     let rows = stmt.query_map(params![now_ms, limit as i64], |r| {
-        let data: String = r.get(10)?;
-        let event_id: String = r.get(7)?;
-        let event_type: String = r.get(8)?;
-        let livemode: bool = r.get(9)?;
-        let body = json!({
-            "id": event_id,
-            "type": event_type,
-            "created_at": format_ms(r.get(11)?),
-            "livemode": livemode,
-            "data": serde_json::from_str::<Value>(&data).unwrap_or(Value::Null),
-        });
         Ok(Due {
             id: r.get(0)?,
             attempts: r.get(1)?,
@@ -135,10 +125,11 @@ pub fn due(conn: &Connection, now_ms: i64, limit: usize) -> ApiResult<Vec<Due>> 
                 business_id: r.get(5)?,
                 place: Place::parse(&r.get::<_, String>(6)?).unwrap_or(Place::Live),
             },
-            event_id,
-            event_type,
-            livemode,
-            body: body.to_string(),
+            event_id: r.get(7)?,
+            event_type: r.get(8)?,
+            livemode: r.get(9)?,
+            data: r.get(10)?,
+            event_created_at: r.get(11)?,
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)

@@ -8,10 +8,10 @@
 //! exactly when its change does.
 
 use rusqlite::{Connection, params};
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::Scope;
-use crate::clock::format_ms;
 use crate::error::ApiResult;
 use crate::ids;
 
@@ -84,7 +84,7 @@ pub fn event(
     conn: &Connection,
     scope: &Scope,
     event_type: &str,
-    data: Value,
+    data: &impl Serialize,
     now_ms: i64,
 ) -> ApiResult<String> {
     let id = ids::new_id("evt");
@@ -98,49 +98,72 @@ pub fn event(
         scope.place.as_str(),
         event_type,
         !scope.place.is_test(),
-        data.to_string(),
+        serde_json::to_string(data)?,
         now_ms
     ])?;
     Ok(id)
 }
 
+/// A recorded effect.
+#[derive(Debug, Clone)]
+pub struct EffectRow {
+    /// Id (`eff_...`).
+    pub id: String,
+    /// `live` or `sandbox`.
+    pub place: String,
+    /// Its [`EffectKind`], as text.
+    pub kind: String,
+    /// When, ms.
+    pub at: i64,
+    /// The details of its kind: a JSON object.
+    pub details: String,
+}
+
 /// Every effect of a business (both places), oldest first.
-pub fn list(conn: &Connection, business_id: &str) -> ApiResult<Vec<Value>> {
+pub fn list(conn: &Connection, business_id: &str) -> ApiResult<Vec<EffectRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT id, place, kind, at, details FROM effects WHERE business_id = ?1 ORDER BY seq",
     )?;
     let rows = stmt.query_map([business_id], |r| {
-        let details: String = r.get(4)?;
-        let mut item = Map::new();
-        item.insert("object".into(), json!("effect"));
-        item.insert("id".into(), json!(r.get::<_, String>(0)?));
-        item.insert("kind".into(), json!(r.get::<_, String>(2)?));
-        item.insert("at".into(), json!(format_ms(r.get(3)?)));
-        item.insert("place".into(), json!(r.get::<_, String>(1)?));
-        if let Ok(Value::Object(map)) = serde_json::from_str::<Value>(&details) {
-            for (k, v) in map {
-                item.entry(k).or_insert(v);
-            }
-        }
-        Ok(Value::Object(item))
+        Ok(EffectRow {
+            id: r.get(0)?,
+            place: r.get(1)?,
+            kind: r.get(2)?,
+            at: r.get(3)?,
+            details: r.get(4)?,
+        })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// A recorded event.
+#[derive(Debug, Clone)]
+pub struct EventRow {
+    /// Id (`evt_...`).
+    pub id: String,
+    /// Its type (`customer.created`, ...).
+    pub event_type: String,
+    /// Whether it happened live.
+    pub livemode: bool,
+    /// Its data: JSON text.
+    pub data: String,
+    /// When, ms.
+    pub created_at: i64,
+}
+
 /// Every event of a business, oldest first (for tests and the delivery worker).
-pub fn events(conn: &Connection, business_id: &str) -> ApiResult<Vec<Value>> {
+pub fn events(conn: &Connection, business_id: &str) -> ApiResult<Vec<EventRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT id, type, livemode, data, created_at FROM events WHERE business_id = ?1 ORDER BY created_at, rowid",
     )?;
     let rows = stmt.query_map([business_id], |r| {
-        let data: String = r.get(3)?;
-        Ok(json!({
-            "id": r.get::<_, String>(0)?,
-            "type": r.get::<_, String>(1)?,
-            "livemode": r.get::<_, bool>(2)?,
-            "data": serde_json::from_str::<Value>(&data).unwrap_or(Value::Null),
-            "created_at": format_ms(r.get(4)?),
-        }))
+        Ok(EventRow {
+            id: r.get(0)?,
+            event_type: r.get(1)?,
+            livemode: r.get(2)?,
+            data: r.get(3)?,
+            created_at: r.get(4)?,
+        })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
 }

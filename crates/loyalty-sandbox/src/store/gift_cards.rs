@@ -4,14 +4,11 @@
 //! CHECK (>= 0), a last guard behind the payment rule.
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
-use serde_json::Value;
 
 use super::list::{ListQuery, Page, PageRequest};
 use super::{Place, Scope};
-use crate::clock::format_ms;
 use crate::error::ApiResult;
 use crate::money;
-use crate::openapi as wire;
 
 /// How many ledger entries a retrieved gift card shows.
 pub const TRANSACTIONS_SHOWN: usize = 20;
@@ -82,54 +79,6 @@ impl GiftCard {
     /// The money string of an amount of this card.
     pub fn money(&self, minor: i64) -> String {
         money::format_minor(minor, self.exponent)
-    }
-
-    /// The card as the API shows it, with its ledger when given.
-    pub(crate) fn wire(&self, transactions: Option<(&[Transaction], bool)>) -> wire::GiftCard {
-        let recipient = (!self.customer_deleted).then(|| wire::Recipient {
-            name: self.recipient_name.clone(),
-            email: self.recipient_email.clone(),
-        });
-        let ledger = transactions.map(|(txs, _)| {
-            txs.iter()
-                .map(|t| wire::GiftCardTransaction {
-                    object: "gift_card_transaction".into(),
-                    id: t.id.clone(),
-                    r#type: t.kind.clone(),
-                    amount: self.money(t.amount_minor),
-                    amount_minor: t.amount_minor,
-                    balance_after: self.money(t.balance_after_minor),
-                    created_at: format_ms(t.created_at),
-                    location_id: t.location_id.clone(),
-                    reference: t.reference.clone(),
-                })
-                .collect()
-        });
-        wire::GiftCard {
-            object: "gift_card".into(),
-            id: self.id.clone(),
-            status: self.status.clone(),
-            template_id: self.template_id.clone(),
-            pass_id: self.pass_id.clone(),
-            currency: self.currency.clone(),
-            initial_amount: self.money(self.initial_minor),
-            balance: self.money(self.balance_minor),
-            recipient,
-            customer_id: self.customer_id.clone(),
-            customer_deleted: self.customer_deleted,
-            test: self.place.is_test(),
-            created_at: format_ms(self.created_at),
-            claimed_at: self.claimed_at.map(format_ms),
-            depleted_at: self.depleted_at.map(format_ms),
-            transactions: ledger,
-            transactions_has_more: transactions.map(|(_, more)| more),
-            email: None,
-        }
-    }
-
-    /// [`GiftCard::wire`] as JSON.
-    pub fn to_json(&self, transactions: Option<(&[Transaction], bool)>) -> Value {
-        wire::answer(self.wire(transactions))
     }
 }
 

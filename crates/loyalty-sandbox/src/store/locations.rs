@@ -1,13 +1,10 @@
 //! Locations: a business's counters and branches (inactive ones included).
 
 use rusqlite::{Connection, Row, params};
-use serde_json::Value;
 
 use super::Scope;
 use super::list::{ListQuery, Page, PageRequest};
-use crate::clock::format_ms;
 use crate::error::ApiResult;
-use crate::openapi as wire;
 
 /// A location. Team-member links, join codes and review links are never stored here.
 #[derive(Debug, Clone)]
@@ -32,25 +29,6 @@ pub struct Location {
     pub longitude: f64,
     /// Creation time.
     pub created_at: i64,
-}
-
-impl Location {
-    /// The location as the API shows it.
-    pub fn to_json(&self) -> Value {
-        wire::answer(wire::Location {
-            object: "location".into(),
-            id: self.id.clone(),
-            name: self.name.clone(),
-            active: self.active,
-            address: Some(self.address.clone()),
-            city: Some(self.city.clone()),
-            country: Some(self.country.clone()),
-            latitude: Some(self.latitude),
-            longitude: Some(self.longitude),
-            pass_id: self.pass_id.clone(),
-            created_at: format_ms(self.created_at),
-        })
-    }
 }
 
 /// Stores a location.

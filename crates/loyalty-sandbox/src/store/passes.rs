@@ -1,13 +1,10 @@
 //! Passes: the loyalty card designs of a business, per place.
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
-use serde_json::Value;
 
 use super::list::{ListQuery, Page, PageRequest};
 use super::{Place, Scope};
-use crate::clock::format_ms;
 use crate::error::ApiResult;
-use crate::openapi as wire;
 
 /// What a new pass is made of.
 #[derive(Debug, Clone)]
@@ -47,48 +44,14 @@ pub struct Pass {
     pub id: String,
     /// Design and rules.
     pub spec: NewPass,
-    created_at: i64,
-    updated_at: i64,
+    pub(crate) created_at: i64,
+    pub(crate) updated_at: i64,
 }
 
 impl Pass {
     /// Whether the pass counts points (else visits).
     pub fn is_points(&self) -> bool {
         self.spec.loyalty_type == "points"
-    }
-
-    /// The pass as the API shows it.
-    pub(crate) fn wire(&self) -> wire::Pass {
-        wire::Pass {
-            object: "pass".into(),
-            id: self.id.clone(),
-            name: self.spec.name.clone(),
-            status: self.spec.status.clone(),
-            loyalty_type: self.spec.loyalty_type.clone(),
-            goal: self.spec.goal,
-            reward_title: self.spec.reward_title.clone(),
-            locale: self.spec.locale.clone(),
-            logo_url: None,
-            cover_image_url: None,
-            colors: wire::Colors {
-                accent: "#8B5E3C".into(),
-                background: "#FFF8F0".into(),
-                foreground: "#2B1B10".into(),
-                label: "#8B5E3C".into(),
-            },
-            tier_rewards: Vec::new(),
-            wallets: wire::Wallets {
-                apple: true,
-                google: true,
-            },
-            created_at: format_ms(self.created_at),
-            updated_at: format_ms(self.updated_at),
-        }
-    }
-
-    /// [`Pass::wire`] as JSON.
-    pub fn to_json(&self) -> Value {
-        wire::answer(self.wire())
     }
 }
 

@@ -5,13 +5,10 @@
 //! the way its `GET /v1/scans` lists its own scans.
 
 use rusqlite::{Connection, Row, params};
-use serde_json::Value;
 
 use super::Scope;
 use super::list::{ListQuery, Page, PageRequest};
-use crate::clock::format_ms;
 use crate::error::ApiResult;
-use crate::openapi as wire;
 
 /// A referral.
 #[derive(Debug, Clone)]
@@ -38,26 +35,6 @@ pub struct Referral {
     pub created_at: i64,
     /// Completion time.
     pub completed_at: Option<i64>,
-}
-
-impl Referral {
-    /// The referral as the API shows it.
-    pub fn to_json(&self) -> Value {
-        wire::answer(wire::Referral {
-            object: "referral".into(),
-            id: self.id.clone(),
-            pass_id: self.pass_id.clone(),
-            status: self.status.clone(),
-            created_at: format_ms(self.created_at),
-            completed_at: self.completed_at.map(format_ms),
-            referrer_customer_id: self.referrer_customer_id.clone(),
-            referred_customer_id: self.referred_customer_id.clone(),
-            referrer_bonus: self.referrer_bonus,
-            referred_bonus: self.referred_bonus,
-            referrer_deleted: self.referrer_deleted,
-            referred_deleted: self.referred_deleted,
-        })
-    }
 }
 
 /// Stores a referral.

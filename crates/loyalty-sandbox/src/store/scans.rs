@@ -5,14 +5,11 @@
 //! `GET /v1/scans` lists only visits and points that were not undone.
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
-use serde_json::Value;
 
 use super::Scope;
-use super::customers::CardCounters;
 use super::list::{ListQuery, Page, PageRequest};
-use crate::clock::format_ms;
 use crate::error::ApiResult;
-use crate::openapi as wire;
+use crate::rules::scan::CardCounters;
 
 /// A scan to store.
 #[derive(Debug, Clone)]
@@ -72,33 +69,15 @@ pub fn insert(conn: &Connection, scope: &Scope, s: &NewScan<'_>) -> ApiResult<()
 /// A scan as `GET /v1/scans` lists it.
 #[derive(Debug, Clone)]
 pub struct ScanRecord {
-    id: String,
-    created_at: i64,
-    kind: String,
-    pass_id: String,
-    customer_id: String,
-    customer_deleted: bool,
-    location_id: Option<String>,
-    amount: String,
-    points: i64,
-}
-
-impl ScanRecord {
-    /// The scan as the API shows it.
-    pub fn to_json(&self) -> Value {
-        wire::answer(wire::Scan {
-            object: "scan".into(),
-            id: self.id.clone(),
-            created_at: format_ms(self.created_at),
-            kind: self.kind.clone(),
-            pass_id: self.pass_id.clone(),
-            customer_id: self.customer_id.clone(),
-            customer_deleted: self.customer_deleted,
-            location_id: self.location_id.clone(),
-            amount: self.amount.clone(),
-            points: self.points,
-        })
-    }
+    pub(crate) id: String,
+    pub(crate) created_at: i64,
+    pub(crate) kind: String,
+    pub(crate) pass_id: String,
+    pub(crate) customer_id: String,
+    pub(crate) customer_deleted: bool,
+    pub(crate) location_id: Option<String>,
+    pub(crate) amount: String,
+    pub(crate) points: i64,
 }
 
 /// Filters of `GET /v1/scans`.

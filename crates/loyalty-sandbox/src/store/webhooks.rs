@@ -5,12 +5,9 @@
 //! (Delivery to them, and the health fields' updates, are part 2's worker.)
 
 use rusqlite::{Connection, Row, params};
-use serde_json::Value;
 
 use super::list::{ListQuery, Page, PageRequest};
-use crate::clock::format_ms;
 use crate::error::ApiResult;
-use crate::openapi as wire;
 use crate::store::json_strings;
 
 /// A webhook endpoint.
@@ -50,34 +47,6 @@ pub struct Endpoint {
 pub fn strip_query(url: &str) -> &str {
     let end = url.find(['?', '#']).unwrap_or(url.len());
     &url[..end]
-}
-
-impl Endpoint {
-    /// The endpoint as the API shows it (no secret, url without query).
-    pub fn to_json(&self) -> Value {
-        wire::answer(wire::WebhookEndpoint {
-            object: "webhook_endpoint".into(),
-            id: self.id.clone(),
-            url: strip_query(&self.url).to_owned(),
-            status: self.status.clone(),
-            events: self.events.clone(),
-            format: self.format.clone(),
-            test_events: self.test_events,
-            created_at: format_ms(self.created_at),
-            consecutive_failures: self.consecutive_failures,
-            failing_since: self.failing_since.map(format_ms),
-            last_success_at: self.last_success_at.map(format_ms),
-            paused_at: self.paused_at.map(format_ms),
-            paused_reason: self.paused_reason.clone(),
-            last_delivery: self.last_delivery.as_ref().map(|(at, status, http)| {
-                wire::LastDelivery {
-                    at: format_ms(*at),
-                    http_status: *http,
-                    status: status.clone(),
-                }
-            }),
-        })
-    }
 }
 
 /// Stores an endpoint.

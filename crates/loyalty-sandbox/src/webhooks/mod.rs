@@ -17,7 +17,9 @@ use base64::engine::general_purpose::STANDARD;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
+use crate::clock::format_ms;
 use crate::store::deliveries::{Attempt, Due};
+use crate::wire;
 
 /// How long one attempt may take, connection included.
 pub const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -48,9 +50,27 @@ pub fn signature(secret: &str, id: &str, timestamp: i64, body: &str) -> Option<S
     ))
 }
 
+/// The body a delivery posts: the event `{id, type, created_at, livemode, data}`.
+pub fn body(d: &Due) -> serde_json::Result<String> {
+    serde_json::to_string(&wire::WebhookEvent {
+        id: &d.event_id,
+        r#type: &d.event_type,
+        created_at: format_ms(d.event_created_at),
+        livemode: d.livemode,
+        data: serde_json::from_str(&d.data)?,
+    })
+}
+
 /// Posts one attempt of a delivery at `now_s` (server clock, seconds).
 pub async fn post(client: &reqwest::Client, d: &Due, now_s: i64) -> Attempt {
-    let Some(sig) = signature(&d.secret, &d.event_id, now_s, &d.body) else {
+    let body = match body(d) {
+        Ok(body) => body,
+        Err(err) => {
+            tracing::error!(event = %d.event_id, %err, "the event's stored data is not JSON");
+            return Attempt { http_status: None };
+        }
+    };
+    let Some(sig) = signature(&d.secret, &d.event_id, now_s, &body) else {
         tracing::warn!(endpoint = %d.endpoint_id, "webhook secret is not whsec_ base64");
         return Attempt { http_status: None };
     };
@@ -60,7 +80,7 @@ pub async fn post(client: &reqwest::Client, d: &Due, now_s: i64) -> Attempt {
         .header("webhook-id", &d.event_id)
         .header("webhook-timestamp", now_s.to_string())
         .header("webhook-signature", sig)
-        .body(d.body.clone())
+        .body(body)
         .send()
         .await;
     match sent {

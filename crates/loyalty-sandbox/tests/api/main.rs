@@ -10,6 +10,7 @@ mod gift_cards;
 mod headers;
 mod helpers;
 mod idempotency;
+mod layers;
 mod lists;
 mod numbers;
 mod openapi;

@@ -9,7 +9,7 @@ use crate::helpers::{Server, read};
 /// (method, path) of every API route in `http::mod::v1`.
 fn router_routes() -> Vec<(String, String)> {
     let source = include_str!("../../src/http/mod.rs");
-    let start = source.find("fn v1(").expect("fn v1 in the router");
+    let start = source.find("fn v1<").expect("fn v1 in the router");
     let end = source[start..].find("\n}\n").expect("end of fn v1") + start;
     let body = &source[start..end];
     let mut routes = Vec::new();

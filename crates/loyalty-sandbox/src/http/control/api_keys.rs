@@ -1,11 +1,12 @@
 //! API keys: minted and revoked as the dashboard would.
 
 use super::*;
+use crate::wire::control;
 
 pub(super) async fn create_key(
     State(state): State<AppState>,
     ControlBody(map): ControlBody,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<control::ApiKey>> {
     let mut f = Fields::new(&map);
     let business_id = f.string("business_id", true, 64);
     let mode = f
@@ -67,16 +68,19 @@ pub(super) async fn create_key(
             setup::mint_key(tx, &business_id, mode, &scopes, expires_at, clock.now_ms())
         })
         .await?;
-    Ok(Json(
-        json!({"object": "api_key", "id": minted.id, "key": minted.key, "prefix": minted.prefix}),
-    ))
+    Ok(Json(control::ApiKey {
+        object: "api_key",
+        id: minted.id,
+        key: minted.key,
+        prefix: minted.prefix,
+    }))
 }
 
 pub(super) async fn revoke_key(
     State(state): State<AppState>,
     crate::http::Id(id): crate::http::Id,
     _: ControlBody,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<control::Revoked>> {
     let clock = state.clock().clone();
     let found = {
         let id = id.clone();
@@ -94,5 +98,5 @@ pub(super) async fn revoke_key(
     if !found {
         return Err(ApiError::not_found("key", &id));
     }
-    Ok(Json(json!({"revoked": true})))
+    Ok(Json(control::Revoked { revoked: true }))
 }

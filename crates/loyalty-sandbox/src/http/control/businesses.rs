@@ -1,6 +1,8 @@
 //! Businesses and their passes, as the dashboard would make them.
 
 use super::*;
+use crate::views;
+use crate::wire;
 
 fn pass_spec(f: &mut Fields<'_>, defaults: NewPass) -> NewPass {
     let name = f.string("name", false, 200);
@@ -22,7 +24,7 @@ fn pass_spec(f: &mut Fields<'_>, defaults: NewPass) -> NewPass {
 pub(super) async fn create_business(
     State(state): State<AppState>,
     ControlBody(map): ControlBody,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<wire::control::Business>> {
     let mut f = Fields::new(&map);
     let name = f.string("name", false, 200);
     let plan = f.choice("plan", false, &PLANS);
@@ -62,18 +64,18 @@ pub(super) async fn create_business(
         .db()
         .write(move |tx| setup::create_business(tx, &nb, clock.now_ms()))
         .await?;
-    Ok(Json(
-        created
-            .business
-            .to_json(created.pass_id, Some(created.sandbox_pass_id)),
-    ))
+    Ok(Json(views::business(
+        &created.business,
+        created.pass_id,
+        Some(created.sandbox_pass_id),
+    )))
 }
 
 pub(super) async fn update_business(
     State(state): State<AppState>,
     crate::http::Id(id): crate::http::Id,
     ControlBody(map): ControlBody,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<wire::control::Business>> {
     let mut f = Fields::new(&map);
     let plan = f.choice("plan", false, &PLANS);
     let customer_limit = non_negative(&mut f, "customer_limit", false);
@@ -112,7 +114,7 @@ pub(super) async fn update_business(
             }
             business::update(tx, &b)?;
             let (live, sandbox) = business::main_pass_ids(tx, &b.id)?;
-            Ok(b.to_json(live, sandbox))
+            Ok(views::business(&b, live, sandbox))
         })
         .await?;
     Ok(Json(answer))
@@ -121,7 +123,7 @@ pub(super) async fn update_business(
 pub(super) async fn create_pass(
     State(state): State<AppState>,
     ControlBody(map): ControlBody,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<wire::Pass>> {
     let mut f = Fields::new(&map);
     let business_id = f.string("business_id", true, 64);
     let place = place_field(&mut f);
@@ -155,5 +157,5 @@ pub(super) async fn create_pass(
             )
         })
         .await?;
-    Ok(Json(pass.to_json()))
+    Ok(Json(wire::Pass::from(&pass)))
 }

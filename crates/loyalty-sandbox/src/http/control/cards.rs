@@ -3,12 +3,14 @@
 //! the counter undoes its last scan or spend.
 
 use super::*;
+use crate::views;
+use crate::wire::{self, control::Undone};
 
 pub(super) async fn claim_gift_card(
     State(state): State<AppState>,
     crate::http::Id(id): crate::http::Id,
     _: ControlBody,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<wire::GiftCard>> {
     gift_card_change(&state, id, |card, now| match card.status.as_str() {
         "issued" => {
             card.status = "active".into();
@@ -32,7 +34,7 @@ pub(super) async fn cancel_gift_card(
     State(state): State<AppState>,
     crate::http::Id(id): crate::http::Id,
     _: ControlBody,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<wire::GiftCard>> {
     gift_card_change(&state, id, |card, now| match card.status.as_str() {
         "issued" | "active" => {
             card.status = "cancelled".into();
@@ -52,7 +54,7 @@ async fn gift_card_change(
     state: &AppState,
     id: String,
     change: impl FnOnce(&mut gift_cards::GiftCard, i64) -> ApiResult<()> + Send + 'static,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<wire::GiftCard>> {
     let clock = state.clock().clone();
     let answer = state
         .db()
@@ -64,7 +66,7 @@ async fn gift_card_change(
             gift_cards::save_state(tx, &card)?;
             let (txs, more) =
                 gift_cards::transactions(tx, &card.id, gift_cards::TRANSACTIONS_SHOWN)?;
-            Ok(card.to_json(Some((&txs, more))))
+            Ok(views::gift_card(&card, Some((&txs, more))))
         })
         .await?;
     Ok(Json(answer))
@@ -73,7 +75,7 @@ async fn gift_card_change(
 pub(super) async fn gift_card_transactions(
     State(state): State<AppState>,
     crate::http::Id(id): crate::http::Id,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<wire::control::GiftCardLedger>> {
     let answer = state
         .db()
         .read(move |c| {
@@ -81,14 +83,14 @@ pub(super) async fn gift_card_transactions(
                 return Err(ApiError::not_found("gift card", &id));
             };
             let (txs, _) = gift_cards::transactions(c, &card.id, usize::MAX)?;
-            let rendered = card.to_json(Some((&txs, false)));
-            Ok(json!({
-                "object": "list",
-                "data": rendered["transactions"],
-                "has_more": false,
-                "next_cursor": null,
-                "gift_card": card.to_json(None),
-            }))
+            let ledger = views::gift_card(&card, Some((&txs, false)));
+            Ok(wire::control::GiftCardLedger {
+                object: "list",
+                data: ledger.transactions.unwrap_or_default(),
+                has_more: false,
+                next_cursor: None,
+                gift_card: views::gift_card(&card, None),
+            })
         })
         .await?;
     Ok(Json(answer))
@@ -98,7 +100,7 @@ pub(super) async fn set_card_status(
     State(state): State<AppState>,
     crate::http::Id(id): crate::http::Id,
     ControlBody(map): ControlBody,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<wire::Card>> {
     let mut f = Fields::new(&map);
     let status = f.choice("status", true, &["deleted", "replaced"]);
     bad(f)?;
@@ -111,7 +113,7 @@ pub(super) async fn set_card_status(
             };
             customers::set_card_status(tx, &card.id, &status)?;
             card.status = status;
-            Ok(card.to_json())
+            Ok(wire::Card::from(&card))
         })
         .await?;
     Ok(Json(answer))
@@ -120,7 +122,7 @@ pub(super) async fn set_card_status(
 pub(super) async fn delete_customer(
     State(state): State<AppState>,
     crate::http::Id(id): crate::http::Id,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<wire::control::Deleted>> {
     let clock = state.clock().clone();
     let found = {
         let id = id.clone();
@@ -130,7 +132,7 @@ pub(super) async fn delete_customer(
             .await?
     };
     match found {
-        Some(_) => Ok(Json(json!({"deleted": true}))),
+        Some(_) => Ok(Json(wire::control::Deleted { deleted: true })),
         None => Err(ApiError::not_found("customer", &id)),
     }
 }
@@ -138,7 +140,7 @@ pub(super) async fn delete_customer(
 pub(super) async fn undo_last(
     State(state): State<AppState>,
     ControlBody(map): ControlBody,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<wire::control::Undone>> {
     let mut f = Fields::new(&map);
     let card_id = f.string("card_id", false, 64);
     let gift_card_id = f.string("gift_card_id", false, 64);
@@ -156,8 +158,10 @@ pub(super) async fn undo_last(
         .write(move |tx| {
             let now = clock.now_ms();
             match (card_id, gift_card_id) {
-                (Some(card_id), _) => undo::card(tx, &card_id, now),
-                (_, Some(gift_card_id)) => undo::gift_card(tx, &gift_card_id, now),
+                (Some(card_id), _) => undo::card(tx, &card_id, now).map(Undone::Card),
+                (_, Some(gift_card_id)) => {
+                    undo::gift_card(tx, &gift_card_id, now).map(Undone::GiftCard)
+                }
                 _ => Err(ApiError::invalid_request("Send card_id or gift_card_id.")),
             }
         })

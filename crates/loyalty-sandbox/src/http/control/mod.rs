@@ -17,7 +17,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, patch, post};
 use axum::{Json, Router};
 use base64::Engine;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::body::{Fields, JsonObject, NotAnObject, is_json};
 use crate::actions::customers::SANDBOX_CUSTOMER_LIMIT;

@@ -2,17 +2,21 @@
 //! endpoints the dashboard registers.
 
 use super::*;
+use crate::views;
+use crate::wire;
 
 #[derive(Debug, serde::Deserialize)]
 pub(super) struct BusinessQuery {
     pub(super) business_id: Option<String>,
 }
 
-async fn business_rows(
+/// Every row `read` gives for the business of the query, each shown by `show`.
+async fn business_rows<R: 'static, W: Send + 'static>(
     state: &AppState,
     query: Result<Query<BusinessQuery>, axum::extract::rejection::QueryRejection>,
-    read: fn(&rusqlite::Connection, &str) -> ApiResult<Vec<Value>>,
-) -> ApiResult<Json<Value>> {
+    read: fn(&rusqlite::Connection, &str) -> ApiResult<Vec<R>>,
+    show: fn(R) -> ApiResult<W>,
+) -> ApiResult<Json<wire::List<W>>> {
     let business_id = match query {
         Ok(Query(BusinessQuery {
             business_id: Some(id),
@@ -29,32 +33,35 @@ async fn business_rows(
             if business::get(c, &business_id)?.is_none() {
                 return Err(ApiError::not_found("business", &business_id));
             }
-            read(c, &business_id)
+            read(c, &business_id)?.into_iter().map(show).collect()
         })
         .await?;
-    Ok(Json(
-        json!({"object": "list", "data": data, "has_more": false, "next_cursor": null}),
-    ))
+    Ok(Json(wire::List {
+        object: "list",
+        data,
+        has_more: false,
+        next_cursor: None,
+    }))
 }
 
 pub(super) async fn list_effects(
     State(state): State<AppState>,
     query: Result<Query<BusinessQuery>, axum::extract::rejection::QueryRejection>,
-) -> ApiResult<Json<Value>> {
-    business_rows(&state, query, effects::list).await
+) -> ApiResult<Json<wire::List<wire::control::Effect>>> {
+    business_rows(&state, query, effects::list, views::effect).await
 }
 
 pub(super) async fn list_events(
     State(state): State<AppState>,
     query: Result<Query<BusinessQuery>, axum::extract::rejection::QueryRejection>,
-) -> ApiResult<Json<Value>> {
-    business_rows(&state, query, effects::events).await
+) -> ApiResult<Json<wire::List<wire::control::Event>>> {
+    business_rows(&state, query, effects::events, views::event).await
 }
 
 pub(super) async fn create_webhook_endpoint(
     State(state): State<AppState>,
     ControlBody(map): ControlBody,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<wire::control::WebhookEndpointCreated>> {
     let mut f = Fields::new(&map);
     let business_id = f.string("business_id", true, 64);
     let url = f.string("url", true, 2048);
@@ -109,10 +116,12 @@ pub(super) async fn create_webhook_endpoint(
                 return Err(ApiError::not_found("business", &business_id).param("business_id"));
             }
             webhooks::insert(tx, &business_id, &endpoint)?;
-            let mut v = endpoint.to_json();
-            v["url"] = json!(endpoint.url);
-            v["secret"] = json!(endpoint.secret);
-            Ok(v)
+            let mut shown = wire::WebhookEndpoint::from(&endpoint);
+            shown.url = endpoint.url;
+            Ok(wire::control::WebhookEndpointCreated {
+                endpoint: shown,
+                secret: endpoint.secret,
+            })
         })
         .await?;
     Ok(Json(answer))

@@ -1,11 +1,12 @@
 //! The server itself: its clock, generated data, and injected faults.
 
 use super::*;
+use crate::wire::control;
 
 pub(super) async fn advance_clock(
     State(state): State<AppState>,
     ControlBody(map): ControlBody,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<control::ClockNow>> {
     let mut f = Fields::new(&map);
     let seconds = non_negative(&mut f, "advance_seconds", true);
     bad(f)?;
@@ -18,13 +19,15 @@ pub(super) async fn advance_clock(
     // Everything that was waiting for this time happens before the answer, so a
     // test that moved the clock sees scheduled messages and due webhook retries done.
     crate::worker::tick(&state).await?;
-    Ok(Json(json!({"now": format_ts(now)})))
+    Ok(Json(control::ClockNow {
+        now: format_ts(now),
+    }))
 }
 
 pub(super) async fn seed(
     State(state): State<AppState>,
     ControlBody(map): ControlBody,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<control::Seeded>> {
     let mut f = Fields::new(&map);
     let business_id = f.string("business_id", true, 64);
     let place = place_field(&mut f);
@@ -80,15 +83,17 @@ pub(super) async fn seed(
             )
         })
         .await?;
-    Ok(Json(
-        json!({"customers": added.customers, "cards": added.cards, "scans": added.scans}),
-    ))
+    Ok(Json(control::Seeded {
+        customers: added.customers,
+        cards: added.cards,
+        scans: added.scans,
+    }))
 }
 
 pub(super) async fn arm_fault(
     State(state): State<AppState>,
     ControlBody(map): ControlBody,
-) -> ApiResult<Json<Value>> {
+) -> ApiResult<Json<control::Armed>> {
     let mut f = Fields::new(&map);
     let path = f.string("path", true, 512);
     if path.as_deref().is_some_and(|p| !p.starts_with('/')) {
@@ -121,10 +126,10 @@ pub(super) async fn arm_fault(
     if let (Some(path), Some(action)) = (path, action) {
         state.faults().arm(&path, count as u64, action);
     }
-    Ok(Json(json!({"armed": count})))
+    Ok(Json(control::Armed { armed: count }))
 }
 
-pub(super) async fn clear_faults(State(state): State<AppState>) -> Json<Value> {
+pub(super) async fn clear_faults(State(state): State<AppState>) -> Json<control::Armed> {
     state.faults().clear();
-    Json(json!({"armed": 0}))
+    Json(control::Armed { armed: 0 })
 }

@@ -1,16 +1,9 @@
-//! The wire types of the API: each resource's JSON is one `Serialize + ToSchema` type,
-//! which the routes answer with and the OpenAPI document describes, so the two cannot
-//! drift (the fuzzer's `response_schema_conformance` check still compares every answer
-//! with its schema).
+//! The answers of the API: each resource's JSON is one `Serialize + ToSchema` type
+//! (the fuzzer's `response_schema_conformance` check still compares every answer with
+//! its schema).
 
 use serde::Serialize;
-use serde_json::Value;
 use utoipa::ToSchema;
-
-/// A wire value as the JSON an answer carries (these types always serialize).
-pub(crate) fn answer<T: Serialize>(wire: T) -> Value {
-    serde_json::to_value(wire).unwrap_or(Value::Null)
-}
 
 macro_rules! list {
     ($name:ident, $item:ty) => {
