@@ -59,6 +59,8 @@ pub enum CheckIn {
     /// A card none of this shop's customers has (enrolled elsewhere, or at another
     /// business): nothing was stored.
     NotOurs,
+    /// The card was deleted or replaced (the service said): staff can help.
+    NoLongerActive,
     /// This card cannot check in (the service refused it, for the reason given): staff
     /// can help.
     Refused {
@@ -174,6 +176,11 @@ impl Counter {
             ScanOutcome::Known { known, .. } => CheckIn::AlreadyCheckedIn {
                 at: known.last_visit_at.map(|t| t.to_string()),
             },
+            ScanOutcome::Refused { refusal, .. }
+                if refusal.code == loyalty_api::ErrorCode::CardNotActive =>
+            {
+                CheckIn::NoLongerActive
+            }
             ScanOutcome::Refused { refusal, .. } => CheckIn::Refused {
                 refusal: refusal.into(),
             },

@@ -88,6 +88,24 @@ async fn check_in_while_failing(path: &str) -> (CheckIn, Vec<(String, i64)>) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_card_no_longer_active_is_said_so_and_records_nothing() {
+    let env = Env::start().await;
+    let (card, customer) = env.new_visit_card().await;
+    let counter = env.counter().await;
+    env.control(
+        "POST",
+        &format!("/_sandbox/cards/{card}/status"),
+        json!({"status": "replaced"}),
+    )
+    .await;
+    assert_eq!(
+        counter.check_in(card.as_str()).await.unwrap(),
+        CheckIn::NoLongerActive
+    );
+    assert!(env.scans_of(&customer).await.is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_pass_that_cannot_be_read_leaves_the_visit_counted_once_without_progress() {
     let (counted, scans) = check_in_while_failing("/v1/passes").await;
     assert!(

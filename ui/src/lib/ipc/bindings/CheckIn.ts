@@ -21,7 +21,7 @@ name: string | null, } | { "outcome": "already_checked_in",
 /**
  * When (RFC 3339), as the service said.
  */
-at: string | null, } | { "outcome": "not_a_card" } | { "outcome": "not_ours" } | { "outcome": "refused", 
+at: string | null, } | { "outcome": "not_a_card" } | { "outcome": "not_ours" } | { "outcome": "no_longer_active" } | { "outcome": "refused", 
 /**
  * Why, as the service said.
  */
