@@ -86,8 +86,11 @@ bindings-fresh: rust-test
 api-fuzz:
 	crates/loyalty-sandbox/fuzz/run.sh 20
 
-fuzz:
+# `make fuzz`: the local server's fuzz, longer; then every command of the app through
+# its real window, 50 times the calls of `make test` (FUZZ_SEED=n replays a run).
+fuzz: build
 	crates/loyalty-sandbox/fuzz/run.sh 300
+	FUZZ_ROUNDS=50 $(HEADLESS) cargo test --workspace $(FEATURES) --test e2e -- --test-threads=1 --nocapture fuzz::
 
 # The keychain path shops use: gnome-keyring's Secret Service in a private D-Bus session;
 # the key lands there, in no file, and a restart finds it.

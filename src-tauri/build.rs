@@ -1,63 +1,143 @@
-//! Declares the app's commands so that tauri-build generates one `allow-<command>`
-//! permission for each; `capabilities/default.json` grants exactly those.
+//! The app's commands are written once, as the `#[tauri::command]` functions of
+//! `src/commands/`. This script reads them and makes the rest from that one list:
+//!
+//! - one `allow-<command>` permission of each (tauri-build), which
+//!   `capabilities/default.json` grants (a lib test checks the grant and the page's
+//!   calls against the list);
+//! - `$OUT_DIR/commands.rs`: the handler of every command (`every_command!`) and the
+//!   table of every command with the arguments it takes, as the page names them, that
+//!   the IPC's door checks each call against (`src/door.rs`).
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// The argument types Tauri fills in itself: the page never sends them.
+const INJECTED: &[&str] = &["State", "AppHandle", "Window", "Webview", "WebviewWindow"];
+
+/// One command: its Rust path and the arguments the page sends.
+struct Command {
+    path: String,
+    name: String,
+    arguments: Vec<String>,
+}
 
 fn main() {
-    let commands = tauri_build::AppManifest::new().commands(&[
-        "app_info",
-        "first_screen_shown",
-        "first_screen_built",
-        "check_base_url",
-        "check_amount",
-        "connect",
-        "connect_gate",
-        "zoom",
-        "try_demo",
-        "disconnect",
-        "saved_base_url",
-        "opening",
-        "reset_damaged_settings",
-        "reopen",
-        "queue_status",
-        "read_scan",
-        "read_card",
-        "record_scan",
-        "confirm_repeat_visit",
-        "queue",
-        "send_now",
-        "discard_item",
-        "retry_item",
-        "probably_issued",
-        "gift_card",
-        "take_payment",
-        "search_customers",
-        "sync_customers",
-        "offline_payments",
-        "save_offline_payments",
-        "pass",
-        "passes",
-        "enrol",
-        "pin_status",
-        "set_pin",
-        "check_pin",
-        "change_pin",
-        "manager_leaves",
-        "issue_choices",
-        "issue_gift_card",
-        "history",
-        "export_history",
-        "figures",
-        "browse",
-        "set_kiosk",
-        "check_in",
-        "demo_samples",
-        "reset_demo",
-        "till_places",
-        "set_till_places",
-        "preview_message",
-        "send_message",
-        "scheduled_messages",
-        "cancel_message",
-    ]);
-    tauri_build::try_build(tauri_build::Attributes::new().app_manifest(commands))
+    let commands = read_commands(Path::new("src/commands"));
+    write_table(&commands);
+    println!("cargo:rerun-if-changed=src/commands");
+    // tauri-build keeps the names for the whole build (a build script's one run).
+    let names: Vec<&'static str> = commands
+        .into_iter()
+        .map(|command| &*command.name.leak())
+        .collect();
+    let manifest = tauri_build::AppManifest::new().commands(names.leak());
+    tauri_build::try_build(tauri_build::Attributes::new().app_manifest(manifest))
         .expect("tauri-build failed");
+}
+
+/// The commands of every file of `folder`, in the order they are written (`mod.rs`
+/// first, then the other files by name).
+fn read_commands(folder: &Path) -> Vec<Command> {
+    let mut files: Vec<_> = std::fs::read_dir(folder)
+        .expect("src/commands is readable")
+        .map(|entry| entry.expect("a readable entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "rs"))
+        .collect();
+    files.sort_by_key(|path| (path.file_stem().is_none_or(|s| s != "mod"), path.clone()));
+    let mut commands = Vec::new();
+    for file in files {
+        let module = match file.file_stem().and_then(|s| s.to_str()) {
+            Some("mod") | None => "commands".to_owned(),
+            Some(stem) => format!("commands::{stem}"),
+        };
+        let text = std::fs::read_to_string(&file).expect("a readable command file");
+        let syntax = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        for item in syntax.items {
+            let syn::Item::Fn(function) = item else {
+                continue;
+            };
+            if !function.attrs.iter().any(is_command_attribute) {
+                continue;
+            }
+            let name = function.sig.ident.to_string();
+            commands.push(Command {
+                path: format!("{module}::{name}"),
+                arguments: function
+                    .sig
+                    .inputs
+                    .iter()
+                    .filter_map(sent_argument)
+                    .collect(),
+                name,
+            });
+        }
+    }
+    assert!(!commands.is_empty(), "no #[tauri::command] in src/commands");
+    commands
+}
+
+fn is_command_attribute(attribute: &syn::Attribute) -> bool {
+    attribute
+        .path()
+        .segments
+        .last()
+        .is_some_and(|segment| segment.ident == "command")
+}
+
+/// The name the page gives an argument (Tauri's: camelCase), unless Tauri fills it in.
+fn sent_argument(input: &syn::FnArg) -> Option<String> {
+    let syn::FnArg::Typed(typed) = input else {
+        return None;
+    };
+    if let syn::Type::Path(path) = &*typed.ty
+        && let Some(last) = path.path.segments.last()
+        && INJECTED.iter().any(|injected| last.ident == injected)
+    {
+        return None;
+    }
+    let syn::Pat::Ident(ident) = &*typed.pat else {
+        panic!("a command's argument is not a plain name");
+    };
+    Some(camel_case(&ident.ident.to_string()))
+}
+
+fn camel_case(snake: &str) -> String {
+    let mut words = snake.split('_');
+    let mut out = words.next().unwrap_or_default().to_owned();
+    for word in words {
+        let mut chars = word.chars();
+        if let Some(first) = chars.next() {
+            out.extend(first.to_uppercase());
+            out.push_str(chars.as_str());
+        }
+    }
+    out
+}
+
+fn write_table(commands: &[Command]) {
+    let mut out = String::from(
+        "// Generated by build.rs from the #[tauri::command] functions of src/commands/.\n\n\
+         /// The handler of every command.\n\
+         macro_rules! every_command {\n    () => {\n        tauri::generate_handler![\n",
+    );
+    for command in commands {
+        writeln!(out, "            {},", command.path).expect("a string takes it");
+    }
+    out.push_str("        ]\n    };\n}\n\n");
+    out.push_str("/// Every command, with the arguments the page sends it.\n");
+    out.push_str("pub const COMMANDS: &[Command] = &[\n");
+    for command in commands {
+        let arguments: Vec<String> = command.arguments.iter().map(|a| format!("{a:?}")).collect();
+        writeln!(
+            out,
+            "    Command {{ name: {:?}, arguments: &[{}] }},",
+            command.name,
+            arguments.join(", ")
+        )
+        .expect("a string takes it");
+    }
+    out.push_str("];\n");
+    let path =
+        Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("commands.rs");
+    std::fs::write(path, out).expect("OUT_DIR is writable");
 }

@@ -1,8 +1,9 @@
-//! The app's commands are named in four places that must agree: `build.rs` (the list:
-//! tauri-build makes one `allow-<command>` permission of each), the capability that
-//! grants them (`capabilities/default.json`), the handler list in `lib.rs`, and the
-//! page's calls (`ui/src/lib/ipc/index.ts`). Tauri needs each of them written out; this
-//! test fails, naming the command and the place, as soon as one drifts from `build.rs`.
+//! The app's commands are written once, as the `#[tauri::command]` functions of
+//! `src/commands/`; `build.rs` reads them and makes the handler list, the table the
+//! IPC's door checks calls against, and one `allow-<command>` permission of each. Two
+//! more lists are written by hand: the capability that grants the permissions
+//! (`capabilities/default.json`) and the page's calls (`ui/src/lib/ipc/index.ts`). This
+//! test fails, naming the command and the place, as soon as one of them drifts.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -12,22 +13,11 @@ fn read(path: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// The text between `start` and the first `end` after it.
-fn between<'t>(text: &'t str, start: &str, end: &str) -> &'t str {
-    let from = text.find(start).unwrap_or_else(|| panic!("no {start:?}")) + start.len();
-    let to = text[from..]
-        .find(end)
-        .unwrap_or_else(|| panic!("no {end:?} after {start:?}"));
-    &text[from..from + to]
-}
-
-/// The commands `build.rs` declares.
+/// The commands `build.rs` read from `src/commands/`.
 fn declared() -> BTreeSet<String> {
-    between(&read("build.rs"), ".commands(&[", "]")
-        .split('"')
-        .skip(1)
-        .step_by(2)
-        .map(str::to_owned)
+    crate::command_table::COMMANDS
+        .iter()
+        .map(|command| command.name.to_owned())
         .collect()
 }
 
@@ -44,16 +34,6 @@ fn granted() -> BTreeSet<String> {
         .collect()
 }
 
-/// The commands `lib.rs` hands to `generate_handler!`, by their last path segment.
-fn handled() -> BTreeSet<String> {
-    between(&read("src/lib.rs"), "generate_handler![", "]")
-        .split(',')
-        .filter_map(|path| path.trim().rsplit("::").next())
-        .filter(|name| !name.is_empty())
-        .map(str::to_owned)
-        .collect()
-}
-
 /// The commands the page calls (`call<T>('some_command', ...)`).
 fn called() -> BTreeSet<String> {
     read("../ui/src/lib/ipc/index.ts")
@@ -66,19 +46,18 @@ fn called() -> BTreeSet<String> {
 }
 
 #[test]
-fn the_four_command_lists_agree() {
+fn the_command_lists_agree() {
     let declared = declared();
     assert!(declared.len() > 40, "build.rs read wrong: {declared:?}");
     for (place, names) in [
         ("capabilities/default.json", granted()),
-        ("the handler list in src/lib.rs", handled()),
         ("ui/src/lib/ipc/index.ts", called()),
     ] {
         let missing: Vec<_> = declared.difference(&names).collect();
         let extra: Vec<_> = names.difference(&declared).collect();
         assert!(
             missing.is_empty() && extra.is_empty(),
-            "{place} drifted from build.rs: missing {missing:?}, not declared {extra:?}"
+            "{place} drifted from the commands of src/commands/: missing {missing:?}, not declared {extra:?}"
         );
     }
 }

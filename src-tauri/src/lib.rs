@@ -9,9 +9,17 @@
 mod cli;
 #[cfg(test)]
 mod command_lists;
+/// Every command, read by `build.rs` from `src/commands/`: the handler of each and the
+/// arguments each takes.
+#[macro_use]
+mod command_table {
+    use crate::door::Command;
+    include!(concat!(env!("OUT_DIR"), "/commands.rs"));
+}
 mod commands;
 #[cfg_attr(not(feature = "demo"), path = "demo_off.rs")]
 mod demo;
+mod door;
 mod error;
 mod kiosk;
 mod logging;
@@ -137,62 +145,10 @@ pub fn run(cli: Cli) {
                 _ => {}
             }
         })
-        .invoke_handler(tauri::generate_handler![
-            commands::app_info,
-            commands::first_screen_shown,
-            commands::first_screen_built,
-            commands::check_base_url,
-            commands::check_amount,
-            commands::connect,
-            commands::connect_gate,
-            commands::zoom,
-            commands::try_demo,
-            commands::disconnect,
-            commands::saved_base_url,
-            commands::opening,
-            commands::reset_damaged_settings,
-            commands::reopen,
-            commands::queue_status,
-            commands::read_scan,
-            commands::read_card,
-            commands::record_scan,
-            commands::confirm_repeat_visit,
-            commands::queue,
-            commands::send_now,
-            commands::discard_item,
-            commands::retry_item,
-            commands::probably_issued,
-            commands::gift_card,
-            commands::take_payment,
-            commands::search_customers,
-            commands::sync_customers,
-            commands::offline_payments,
-            commands::save_offline_payments,
-            commands::pass,
-            commands::passes,
-            commands::enrol,
-            commands::manager::pin_status,
-            commands::manager::set_pin,
-            commands::manager::check_pin,
-            commands::manager::change_pin,
-            commands::manager::manager_leaves,
-            commands::manager::issue_choices,
-            commands::manager::issue_gift_card,
-            commands::manager::history,
-            commands::manager::export_history,
-            commands::manager::figures,
-            commands::manager::browse,
-            commands::manager::demo_samples,
-            commands::manager::reset_demo,
-            commands::manager::till_places,
-            commands::manager::set_till_places,
-            commands::manager::preview_message,
-            commands::manager::send_message,
-            commands::manager::scheduled_messages,
-            commands::manager::cancel_message,
-            commands::manager::set_kiosk,
-            commands::manager::check_in,
-        ])
+        // Every call of the page comes through the app's door, which refuses a malformed
+        // one in the shape of every refusal before it is decoded.
+        .register_asynchronous_uri_scheme_protocol("ipc", door::answer)
+        .invoke_handler(every_command!())
         .run(tauri::generate_context!())
         .expect("the Tauri runtime failed to start");
 }

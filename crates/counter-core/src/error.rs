@@ -63,6 +63,9 @@ pub enum Error {
     /// An export could not be written where the person chose.
     #[error("the file could not be written: {0}")]
     Export(std::io::Error),
+    /// A call refused at the app's door, before any command ran.
+    #[error(transparent)]
+    Arguments(#[from] ArgumentsError),
     /// A write's stored record lacks what its state promises (a done write's answer of
     /// its kind, a decision's reason): the database was changed by something else.
     #[error("write {item}: its stored {what} is missing or of another kind")]
@@ -138,6 +141,61 @@ pub enum NotAllowed {
 }
 
 for_the_ui! {
+/// Why the page's call was refused at the app's door (the IPC), before any command
+/// ran: the same answer for a malformed call whatever the command. Nothing a caller
+/// sent is echoed beyond a few dozen characters.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ArgumentsError {
+    /// The call is larger than any command takes.
+    #[error("the call is {bytes} bytes; the most a command takes is {limit}")]
+    TooLarge {
+        /// The call's size.
+        bytes: u64,
+        /// The most the door takes.
+        limit: u64,
+    },
+    /// The call nests objects or lists deeper than any command's arguments do.
+    #[error("the call nests deeper than {limit} levels")]
+    TooDeep {
+        /// The deepest the door takes.
+        limit: u32,
+    },
+    /// The call is not JSON (or holds text JSON cannot carry, such as half of a
+    /// surrogate pair).
+    #[error("the call is not JSON")]
+    NotJson,
+    /// The call is not an object of named arguments.
+    #[error("the call's arguments are not an object of named arguments")]
+    NotAnObject,
+    /// No command has this name.
+    #[error("no command is called {command:?}")]
+    NoSuchCommand {
+        /// The name (cut to 64 characters).
+        command: String,
+    },
+    /// An argument the command does not take.
+    #[error("{command} takes no argument {argument:?}")]
+    Unknown {
+        /// The command.
+        command: String,
+        /// The argument (cut to 64 characters).
+        argument: String,
+    },
+    /// An argument missing, or not of the type the command takes.
+    #[error("{command}: {problem}")]
+    Invalid {
+        /// The command.
+        command: String,
+        /// The argument, when the decoder named it.
+        argument: Option<String>,
+        /// What the decoder said (cut to 160 characters).
+        problem: String,
+    },
+}
+}
+
+for_the_ui! {
 /// The app's own error codes, one list: each has its words in the UI's languages.
 /// (When the service refused, its own problem code travels beside `ServiceRefused`.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -193,6 +251,8 @@ pub enum ErrorCode {
     AppDirUnavailable,
     /// The call did not reach the app (the IPC layer refused it).
     IpcFailed,
+    /// The call was refused at the app's door: arguments missing, unknown or malformed.
+    InvalidArguments,
 }
 }
 
@@ -215,6 +275,8 @@ pub enum ErrorData {
     BaseUrl(loyalty_api::BaseUrlProblem),
     /// Why the manager's PIN was refused.
     Pin(crate::pin::PinError),
+    /// Why a call was refused at the app's door.
+    Arguments(ArgumentsError),
 }
 }
 
@@ -256,6 +318,7 @@ impl Error {
             Error::Pin(_) => ErrorCode::PinRefused,
             Error::Export(_) => ErrorCode::ExportFailed,
             Error::Stored { .. } => ErrorCode::StorageFailed,
+            Error::Arguments(_) => ErrorCode::InvalidArguments,
         }
     }
 
@@ -268,6 +331,7 @@ impl Error {
             Error::OfflinePolicy(e) => Some(ErrorData::Policy(e.clone())),
             Error::NotAllowed(e) => Some(ErrorData::NotAllowed(e.clone())),
             Error::Pin(e) => Some(ErrorData::Pin(e.clone())),
+            Error::Arguments(e) => Some(ErrorData::Arguments(e.clone())),
             Error::Client(loyalty_api::BuildError::BaseUrl { reason, .. }) => {
                 Some(ErrorData::BaseUrl(*reason))
             }

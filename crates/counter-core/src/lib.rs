@@ -89,7 +89,7 @@ pub use counter::{
     SampleCardKind, SampleGiftCard, SampleGiftKind, Samples, ScanFound, ScanOutcome,
     ScheduledMessage, ScheduledState, TillPlaces,
 };
-pub use error::{Error, ErrorCode, ErrorData, NotAllowed};
+pub use error::{ArgumentsError, Error, ErrorCode, ErrorData, NotAllowed};
 pub use events::{Connectivity, Event};
 pub use ids::{IdSource, SequenceIds, UuidIds};
 pub use outbox::business::{Business, WaitingWrites};

@@ -80,6 +80,7 @@ export const codes: Pick<Catalogue, 'problems' | 'byStatus' | 'errors'> = {
     invalid_text: 'Un texte saisi ne peut pas servir : vérifiez qu’aucun champ n’est vide, trop long, ne contient de saut de ligne, et que l’adresse e-mail en est bien une.',
     service_refused: 'Le service a refusé cela. Les détails disent pourquoi.',
     ipc_failed: 'L’application n’a pas pu le faire : l’écran a envoyé quelque chose qu’elle ne prend pas.',
+    invalid_arguments: 'L’application n’a pas pu le faire : l’écran lui a envoyé quelque chose de mal formé. Rien n’a été modifié.',
     offline_payment_refused: 'Ce paiement ne peut pas être encaissé tant que le service est injoignable, selon les règles de cette caisse.',
     gift_card_unknown: 'Cette carte cadeau est inconnue de cette caisse, et le service est injoignable pour la chercher.',
     no_such_item: 'Cette opération n’est plus dans la file d’attente.',
