@@ -306,7 +306,8 @@ impl Error {
                 | InputError::ControlCharacter { .. }
                 | InputError::NotAnEmail { .. }
                 | InputError::NotALanguage { .. }
-                | InputError::UnknownWallet { .. } => ErrorCode::InvalidText,
+                | InputError::UnknownWallet
+                | InputError::UnknownAction => ErrorCode::InvalidText,
                 InputError::NotADate { .. }
                 | InputError::PeriodBackwards
                 | InputError::PeriodTooLong { .. } => ErrorCode::InvalidPeriod,

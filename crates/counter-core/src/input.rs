@@ -101,11 +101,11 @@ pub enum InputError {
         given: String,
     },
     /// A wallet other than Apple's or Google's.
-    #[error("{given:?} is not a wallet (apple or google)")]
-    UnknownWallet {
-        /// What was given (cut to 64 characters).
-        given: String,
-    },
+    #[error("not a wallet (apple or google)")]
+    UnknownWallet,
+    /// An action other than a visit, points or a redemption.
+    #[error("not an action of the counter (visit, points or redeem)")]
+    UnknownAction,
     /// Not a calendar date.
     #[error("{given:?} is not a date such as 2026-11-23")]
     NotADate {
@@ -198,6 +198,9 @@ pub fn pass(id: &PassId) -> Result<(), InputError> {
 /// Points fit the action: a number for `Points` (whole, not zero, within
 /// [`MAX_POINTS`] either way), none for a visit or a redemption.
 pub fn points(action: &ScanAction, amount: Option<Decimal>) -> Result<(), InputError> {
+    if action.known().is_none() {
+        return Err(InputError::UnknownAction);
+    }
     let needs_points = *action == ScanAction::Points;
     match amount {
         None if !needs_points => Ok(()),
@@ -333,6 +336,10 @@ mod tests {
         assert!(points(&ScanAction::Points, p(-15)).is_ok());
         assert!(points(&ScanAction::Visit, None).is_ok());
         assert!(points(&ScanAction::Redeem, None).is_ok());
+        assert_eq!(
+            points(&ScanAction::Other, None),
+            Err(InputError::UnknownAction)
+        );
         assert!(points(&ScanAction::Points, None).is_err());
         assert!(points(&ScanAction::Visit, p(1)).is_err());
         assert!(points(&ScanAction::Points, p(0)).is_err());

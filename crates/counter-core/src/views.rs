@@ -8,7 +8,9 @@ use loyalty_api::{
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
-use crate::kinds::{CardStatus, EmailReason, GiftCardStatus, LedgerKind, LoyaltyType, ScanKind};
+use crate::kinds::{
+    CardStatus, EmailReason, GiftCardStatus, LoyaltyType, ScanAction, TransactionType,
+};
 
 /// A loyalty card as the service last returned it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,7 +40,7 @@ impl From<&loyalty_api::Card> for CardView {
         Self {
             id: card.id.clone(),
             pass_id: card.pass_id.clone(),
-            status: CardStatus::from(&card.status),
+            status: card.status,
             visits: card.visits,
             points: card.points,
             rewards_available: card.rewards_available,
@@ -86,7 +88,7 @@ impl From<&loyalty_api::Customer> for CustomerView {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScanResultView {
     /// What it was.
-    pub kind: ScanKind,
+    pub kind: ScanAction,
     /// The customer.
     pub customer_id: CustomerId,
     /// Visits added by this scan.
@@ -104,7 +106,7 @@ pub struct ScanResultView {
 impl From<&loyalty_api::ScanResult> for ScanResultView {
     fn from(r: &loyalty_api::ScanResult) -> Self {
         Self {
-            kind: ScanKind::from(&r.kind),
+            kind: r.kind,
             customer_id: r.customer_id.clone(),
             visits_added: r.visits_added,
             points_added: r.points_added,
@@ -147,7 +149,7 @@ impl From<&loyalty_api::GiftCard> for GiftCardView {
     fn from(g: &loyalty_api::GiftCard) -> Self {
         Self {
             id: g.id.clone(),
-            status: GiftCardStatus::from(&g.status),
+            status: g.status,
             currency: g.currency.clone(),
             initial_amount: g.initial_amount,
             balance: g.balance,
@@ -161,7 +163,7 @@ impl From<&loyalty_api::GiftCard> for GiftCardView {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LedgerEntryView {
     /// Money taken, or the card's issue.
-    pub kind: LedgerKind,
+    pub kind: TransactionType,
     /// The amount.
     #[serde(with = "decimal_string")]
     pub amount: Decimal,
@@ -177,7 +179,7 @@ pub struct LedgerEntryView {
 impl From<&loyalty_api::GiftCardTransaction> for LedgerEntryView {
     fn from(t: &loyalty_api::GiftCardTransaction) -> Self {
         Self {
-            kind: LedgerKind::from(&t.kind),
+            kind: t.kind,
             amount: t.amount,
             balance_after: t.balance_after,
             created_at: t.created_at,
@@ -209,7 +211,7 @@ impl From<&loyalty_api::Pass> for PassView {
         Self {
             id: p.id.clone(),
             name: p.name.clone(),
-            loyalty_type: LoyaltyType::from(&p.loyalty_type),
+            loyalty_type: p.loyalty_type,
             goal: p.goal,
             reward_title: p.reward_title.clone(),
             locale: p.locale.clone(),

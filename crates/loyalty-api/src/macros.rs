@@ -5,6 +5,7 @@ macro_rules! id_type {
     ($(#[$meta:meta])* $name:ident) => {
         $(#[$meta])*
         #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+        #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
         #[serde(transparent)]
         pub struct $name(String);
 
@@ -46,22 +47,56 @@ macro_rules! id_type {
     };
 }
 
-/// Declares a string enum of the API whose unknown values are kept in `Other(String)`,
-/// (or the variant named after `else`), because v1 only ever adds values and a new
-/// one must not break decoding.
+/// Declares a set of values of the API: a closed, `Copy` enum the compiler checks,
+/// with `Other` for a value the service adds later (v1 only ever adds values, and a new
+/// one must not break decoding). The same type is what the till keeps and what its
+/// screens receive (TypeScript: the values' texts and `"other"`), so each set is written
+/// once. `alias` texts read as the variant too (values kept by earlier versions).
+///
+/// `Name else Unknown { ... }` declares a set whose unknown values are kept as sent, in
+/// `Unknown(String)`, for a value that must be shown as it came (a problem's code).
 macro_rules! string_enum {
     (
         $(#[$meta:meta])*
         $name:ident {
-            $( $(#[$vmeta:meta])* $variant:ident => $text:literal, )+
+            $( $(#[$vmeta:meta])* $variant:ident => $text:literal $(| alias $alias:literal)*, )+
         }
     ) => {
-        $crate::macros::string_enum!(
-            $(#[$meta])*
-            $name else Other {
-                $( $(#[$vmeta])* $variant => $text, )+
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+        pub enum $name {
+            $( $(#[$vmeta])* #[cfg_attr(feature = "ts", ts(rename = $text))] $variant, )+
+            /// A value this version does not know.
+            #[cfg_attr(feature = "ts", ts(rename = "other"))]
+            Other,
+        }
+
+        impl $name {
+            /// The value's text on the wire (`"other"` for a value this version does
+            /// not know).
+            pub fn as_str(&self) -> &'static str {
+                match self {
+                    $( Self::$variant => $text, )+
+                    Self::Other => "other",
+                }
             }
-        );
+
+            /// Reads a wire value; unknown values become `Other`.
+            pub fn parse(text: &str) -> Self {
+                match text {
+                    $( $text $(| $alias)* => Self::$variant, )+
+                    _ => Self::Other,
+                }
+            }
+
+            /// The value, when this version knows it (it can then be sent).
+            pub fn known(self) -> Option<Self> {
+                (self != Self::Other).then_some(self)
+            }
+        }
+
+        $crate::macros::string_enum!(@text $name);
     };
     (
         $(#[$meta:meta])*
@@ -96,6 +131,9 @@ macro_rules! string_enum {
             }
         }
 
+        $crate::macros::string_enum!(@text $name);
+    };
+    (@text $name:ident) => {
         impl std::fmt::Display for $name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str(self.as_str())

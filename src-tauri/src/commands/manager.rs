@@ -74,20 +74,9 @@ pub async fn issue_choices(till: State<'_, Till>) -> Result<IssueChoices, Comman
 #[tauri::command]
 pub async fn issue_gift_card(
     till: State<'_, Till>,
-    amount: String,
-    currency: String,
-    locale: String,
-    recipient_name: String,
-    recipient_email: String,
+    issue: counter_core::GiftCardIssue,
 ) -> Result<Outcome<Issued>, CommandError> {
     let session = till.session().await;
-    let issue = counter_core::GiftCardIssue {
-        amount,
-        currency,
-        locale,
-        recipient_name,
-        recipient_email,
-    };
     let outcome = session.counter.issue_gift_card(issue).await?;
     Ok(outcome.map(Issued::from, |never| never))
 }

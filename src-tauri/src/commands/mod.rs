@@ -301,17 +301,16 @@ pub async fn read_card(
 #[tauri::command]
 pub async fn record_scan(
     till: State<'_, Till>,
-    card_id: String,
+    card_id: CardId,
     action: ScanAction,
     points: Option<i32>,
 ) -> Result<ScanReply, CommandError> {
     let session = till.session().await;
-    let card = CardId::new(card_id);
     let outcome = session
         .counter
-        .record_scan(card.clone(), action.into(), points.map(Decimal::from))
+        .record_scan(card_id.clone(), action, points.map(Decimal::from))
         .await?;
-    Ok(ScanReply::new(&session.counter, outcome, &card)?)
+    Ok(ScanReply::new(&session.counter, outcome, &card_id)?)
 }
 
 /// The cashier confirms a repeat visit (after the `recent_visit` question).
@@ -387,9 +386,12 @@ pub async fn probably_issued(
 /// A gift card, read from the service now, or from the till's cache when the service
 /// cannot be reached, with what a payment may take.
 #[tauri::command]
-pub async fn gift_card(till: State<'_, Till>, id: String) -> Result<GiftCardPanel, CommandError> {
+pub async fn gift_card(
+    till: State<'_, Till>,
+    id: GiftCardId,
+) -> Result<GiftCardPanel, CommandError> {
     let session = till.session().await;
-    let read = session.counter.open_gift_card(&GiftCardId::new(id)).await?;
+    let read = session.counter.open_gift_card(&id).await?;
     Ok(GiftCardPanel::from(read))
 }
 
@@ -397,16 +399,12 @@ pub async fn gift_card(till: State<'_, Till>, id: String) -> Result<GiftCardPane
 #[tauri::command]
 pub async fn take_payment(
     till: State<'_, Till>,
-    id: String,
+    id: GiftCardId,
     amount: String,
     reference: Option<String>,
 ) -> Result<Outcome<Paid, NotEnough>, CommandError> {
     let session = till.session().await;
-    let reference = reference.filter(|r| !r.trim().is_empty());
-    let outcome = session
-        .counter
-        .take_payment(GiftCardId::new(id), &amount, reference)
-        .await?;
+    let outcome = session.counter.take_payment(id, &amount, reference).await?;
     Ok(outcome.map(Paid::from, NotEnough::from))
 }
 
@@ -448,9 +446,9 @@ pub async fn save_offline_payments(
 
 /// A pass (goal and reward), read from the service.
 #[tauri::command]
-pub async fn pass(till: State<'_, Till>, id: String) -> Result<PassPanel, CommandError> {
+pub async fn pass(till: State<'_, Till>, id: PassId) -> Result<PassPanel, CommandError> {
     let session = till.session().await;
-    Ok(session.counter.pass(&PassId::new(id)).await?.into())
+    Ok(session.counter.pass(&id).await?.into())
 }
 
 /// The business's active passes, to enrol customers on.
@@ -465,20 +463,9 @@ pub async fn passes(till: State<'_, Till>) -> Result<Vec<PassPanel>, CommandErro
 #[tauri::command]
 pub async fn enrol(
     till: State<'_, Till>,
-    pass_id: String,
-    name: String,
-    email: String,
-    wallet: String,
-    send_welcome: bool,
+    enrolment: counter_core::Enrolment,
 ) -> Result<Outcome<CustomerRow, CustomerRow>, CommandError> {
     let session = till.session().await;
-    let enrolment = counter_core::Enrolment {
-        pass_id: Some(PassId::new(pass_id)),
-        name,
-        email,
-        wallet,
-        send_welcome,
-    };
     let outcome = session.counter.enrol(enrolment).await?;
     Ok(outcome.map(
         |enrolled| CustomerRow::from(&enrolled),

@@ -2,14 +2,14 @@
 //! the answer to an action.
 
 use counter_core::cache::{CardLookup, CustomerSummary};
-use counter_core::kinds::{CardStatus, LoyaltyType, ScanKind};
+use counter_core::kinds::{CardStatus, LoyaltyType, ScanAction};
 use counter_core::offer::CardActions;
 use counter_core::scanner::NotACard;
 use counter_core::views::{CardView, PassView};
 use counter_core::{Counter, Error, FreshCard, Outcome, ScanOutcome};
 use loyalty_api::CardId;
 
-use super::{exported, int};
+use super::exported;
 
 exported! {
 /// A loyalty card as the counter screen shows it, with what may be done with it (the
@@ -26,13 +26,17 @@ pub struct CardPanel {
     /// The customer's email, when known.
     pub customer_email: Option<String>,
     /// Visits towards the goal.
-    pub visits: i32,
+    #[ts(type = "number")]
+    pub visits: i64,
     /// Points held.
-    pub points: i32,
+    #[ts(type = "number")]
+    pub points: i64,
     /// Rewards ready.
-    pub rewards_available: i32,
+    #[ts(type = "number")]
+    pub rewards_available: i64,
     /// Rewards redeemed so far.
-    pub rewards_redeemed: i32,
+    #[ts(type = "number")]
+    pub rewards_redeemed: i64,
     /// The last visit (RFC 3339).
     pub last_visit_at: Option<String>,
     /// Queued writes not yet in these figures.
@@ -60,10 +64,10 @@ impl CardPanel {
             status: card.status,
             customer_name: customer.and_then(|c| c.name.clone()),
             customer_email: customer.and_then(|c| c.email.clone()),
-            visits: int(card.visits),
-            points: int(card.points),
-            rewards_available: int(card.rewards_available),
-            rewards_redeemed: int(card.rewards_redeemed),
+            visits: card.visits,
+            points: card.points,
+            rewards_available: card.rewards_available,
+            rewards_redeemed: card.rewards_redeemed,
             last_visit_at: card.last_visit_at.map(|t| t.to_string()),
             queued_writes: queued,
             pass: offer.pass.map(PassPanel::from),
@@ -112,13 +116,16 @@ exported! {
 /// A scan the service recorded.
 pub struct Recorded {
     /// What it was.
-    kind: ScanKind,
+    kind: ScanAction,
     /// Visits added.
-    visits_added: i32,
+    #[ts(type = "number")]
+    visits_added: i64,
     /// Points added.
-    points_added: i32,
+    #[ts(type = "number")]
+    points_added: i64,
     /// Points deducted.
-    points_deducted: i32,
+    #[ts(type = "number")]
+    points_deducted: i64,
     /// A reward was earned: celebrate.
     reward_earned: bool,
     /// The card after it.
@@ -159,9 +166,9 @@ impl ScanReply {
         let outcome = outcome.map(
             |result| Recorded {
                 kind: result.kind,
-                visits_added: int(result.visits_added),
-                points_added: int(result.points_added),
-                points_deducted: int(result.points_deducted),
+                visits_added: result.visits_added,
+                points_added: result.points_added,
+                points_deducted: result.points_deducted,
                 reward_earned: result.reward_earned,
                 card: CardPanel::new(counter, &result.card, None, 0),
             },
@@ -216,7 +223,8 @@ pub struct PassPanel {
     /// What it counts.
     pub loyalty_type: LoyaltyType,
     /// Visits or points needed for a reward.
-    pub goal: i32,
+    #[ts(type = "number")]
+    pub goal: i64,
     /// The reward.
     pub reward_title: String,
 }
@@ -228,7 +236,7 @@ impl From<PassView> for PassPanel {
             id: p.id.as_str().to_owned(),
             name: p.name,
             loyalty_type: p.loyalty_type,
-            goal: int(p.goal),
+            goal: p.goal,
             reward_title: p.reward_title,
         }
     }

@@ -3,7 +3,7 @@
 use counter_core::SyncReport;
 use counter_core::cache::CustomerSummary;
 
-use super::{exported, small};
+use super::exported;
 
 exported! {
 /// A customer as search lists them.
@@ -37,9 +37,11 @@ exported! {
 /// How far the customer cache is.
 pub struct SyncView {
     /// Customers stored by this call.
-    pub stored: u32,
+    #[ts(type = "number")]
+    pub stored: u64,
     /// Customers in the cache now.
-    pub cached: u32,
+    #[ts(type = "number")]
+    pub cached: u64,
     /// The full walk is complete.
     pub finished: bool,
 }
@@ -48,8 +50,8 @@ pub struct SyncView {
 impl From<SyncReport> for SyncView {
     fn from(r: SyncReport) -> Self {
         Self {
-            stored: small(r.stored),
-            cached: small(r.cached),
+            stored: r.stored,
+            cached: r.cached,
             finished: r.finished,
         }
     }

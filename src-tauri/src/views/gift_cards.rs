@@ -1,7 +1,7 @@
 //! The gift-card screen: a card with its ledger and what may be paid, and the answers
 //! to a payment and to an issue.
 
-use counter_core::kinds::{EmailReason, GiftCardStatus, LedgerKind};
+use counter_core::kinds::{EmailReason, GiftCardStatus, TransactionType};
 use counter_core::offer::PaymentOffer;
 use counter_core::views::{IssuedGiftCardView, LedgerEntryView, PaymentView};
 use counter_core::{GiftCardRead, InsufficientBalance};
@@ -40,7 +40,7 @@ exported! {
 /// An entry of a gift card's ledger.
 pub struct LedgerRow {
     /// Money taken, or the card's issue.
-    pub kind: LedgerKind,
+    pub kind: TransactionType,
     /// The amount.
     pub amount: String,
     /// The balance after it.

@@ -27,11 +27,3 @@ macro_rules! exported {
     };
 }
 use exported;
-
-fn small(n: u64) -> u32 {
-    u32::try_from(n).unwrap_or(u32::MAX)
-}
-
-fn int(n: i64) -> i32 {
-    i32::try_from(n).unwrap_or(if n < 0 { i32::MIN } else { i32::MAX })
-}

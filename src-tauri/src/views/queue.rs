@@ -10,7 +10,7 @@ use counter_core::{
 
 use counter_core::views::RefusalView;
 
-use super::{exported, int};
+use super::exported;
 
 exported! {
 /// One write of the queue, as data the screen puts in the cashier's language.
@@ -146,11 +146,10 @@ impl WriteView {
             amount,
             confirm_repeat,
         } = write
-            && let Some(action) = ScanAction::of(action)
         {
             let known = counter.lookup_card(card_id).ok().flatten();
             WriteView::Scan {
-                action,
+                action: *action,
                 card_id: card_id.as_str().to_owned(),
                 customer_name: known.and_then(|k| k.customer).and_then(|c| c.name),
                 amount: amount.map(|a| a.to_string()),
@@ -212,11 +211,14 @@ pub enum AnswerView {
     /// The card after a scan.
     Scan {
         /// Visits.
-        visits: i32,
+        #[ts(type = "number")]
+        visits: i64,
         /// Points.
-        points: i32,
+        #[ts(type = "number")]
+        points: i64,
         /// Rewards ready.
-        rewards_available: i32,
+        #[ts(type = "number")]
+        rewards_available: i64,
     },
     /// A payment taken.
     Payment {
@@ -246,9 +248,9 @@ impl From<&Answer> for AnswerView {
     fn from(answer: &Answer) -> Self {
         if let Answer::ScanResult(r) = answer {
             AnswerView::Scan {
-                visits: int(r.card.visits),
-                points: int(r.card.points),
-                rewards_available: int(r.card.rewards_available),
+                visits: r.card.visits,
+                points: r.card.points,
+                rewards_available: r.card.rewards_available,
             }
         } else if let Answer::GiftCardPayment(p) = answer {
             AnswerView::Payment {

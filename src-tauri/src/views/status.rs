@@ -2,7 +2,7 @@
 
 use counter_core::{Connectivity, Event, ItemId, ItemState};
 
-use super::{exported, int, small};
+use super::exported;
 
 exported! {
 /// The always-visible status: online or not, what waits, what needs a person.
@@ -14,7 +14,8 @@ pub struct QueueStatus {
     /// Writes that need a person's decision.
     pub needs_decision: u32,
     /// Till minus service, in seconds, while the till's clock is off by too much.
-    pub clock_skew_seconds: Option<i32>,
+    #[ts(type = "number | null")]
+    pub clock_skew_seconds: Option<i64>,
 }
 }
 
@@ -44,16 +45,19 @@ pub enum CoreEvent {
     /// Customer sync progress.
     SyncProgress {
         /// Customers stored so far.
-        done: u32,
+        #[ts(type = "number")]
+        done: u64,
         /// The expected total, if known.
-        estimated_total: Option<u32>,
+        #[ts(type = "number | null")]
+        estimated_total: Option<u64>,
         /// Finished.
         finished: bool,
     },
     /// The till's clock differs from the service's.
     ClockSkew {
         /// Till minus service, in seconds.
-        skew_seconds: i32,
+        #[ts(type = "number")]
+        skew_seconds: i64,
         /// Beyond the allowed difference.
         warning: bool,
     },
@@ -73,7 +77,7 @@ impl QueueStatus {
             connectivity: counter.connectivity(),
             queued: counts.queued,
             needs_decision: counts.needs_decision,
-            clock_skew_seconds: counter.clock_skew().map(int),
+            clock_skew_seconds: counter.clock_skew(),
         })
     }
 }
@@ -92,15 +96,15 @@ impl From<Event> for CoreEvent {
                 estimated_total,
                 finished,
             } => CoreEvent::SyncProgress {
-                done: small(done),
-                estimated_total: estimated_total.map(small),
+                done,
+                estimated_total,
                 finished,
             },
             Event::ClockSkew {
                 skew_seconds,
                 warning,
             } => CoreEvent::ClockSkew {
-                skew_seconds: i32::try_from(skew_seconds).unwrap_or(i32::MAX),
+                skew_seconds,
                 warning,
             },
             Event::KeyStorageWarning { path, .. } => CoreEvent::KeyStorageWarning {

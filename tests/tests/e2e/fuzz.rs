@@ -101,6 +101,8 @@ enum Kind {
     Date,
     /// An object of fields.
     Object,
+    /// An object of these fields, each of its kind: one field is spoiled at a time.
+    Fields(&'static [(&'static str, Kind)]),
     /// A base URL.
     Url,
     /// An API key.
@@ -213,6 +215,7 @@ fn wrong_values(kind: Kind, other: &Other) -> Vec<Value> {
             json!("26-11-2026"),
             json!("yesterday"),
         ],
+        Kind::Fields(_) => wrong_values(Kind::Object, other),
         Kind::Object => vec![
             json!({}),
             json!({"kind": "bogus"}),
@@ -361,13 +364,18 @@ fn table() -> BTreeMap<&'static str, Vec<Argument>> {
         ("passes", vec![]),
         (
             "enrol",
-            vec![
-                arg("passId", Pass, json!("pass_0000000000")),
-                arg("name", Name, json!("Ana")),
-                arg("email", Email, json!("ana@example.com")),
-                arg("wallet", Choice, json!("apple")),
-                arg("sendWelcome", Flag, json!(false)),
-            ],
+            vec![arg(
+                "enrolment",
+                Fields(&[
+                    ("pass_id", Pass),
+                    ("name", Name),
+                    ("email", Email),
+                    ("wallet", Choice),
+                    ("send_welcome", Flag),
+                ]),
+                json!({"pass_id": "pass_0000000000", "name": "Ana", "email": "ana@example.com",
+                       "wallet": "apple", "send_welcome": false}),
+            )],
         ),
         ("pin_status", vec![]),
         // No PIN is set in the demo: a valid call would set one.
@@ -396,13 +404,18 @@ fn table() -> BTreeMap<&'static str, Vec<Argument>> {
         ("issue_choices", vec![]),
         (
             "issue_gift_card",
-            vec![
-                arg("amount", Amount, json!("20")),
-                arg("currency", Currency, json!("EUR")),
-                arg("locale", Locale, json!("en")),
-                arg("recipientName", Name, json!("Ana")),
-                arg("recipientEmail", Email, json!("ana@example.com")),
-            ],
+            vec![arg(
+                "issue",
+                Fields(&[
+                    ("amount", Amount),
+                    ("currency", Currency),
+                    ("locale", Locale),
+                    ("recipient_name", Name),
+                    ("recipient_email", Email),
+                ]),
+                json!({"amount": "20", "currency": "EUR", "locale": "en",
+                       "recipient_name": "Ana", "recipient_email": "ana@example.com"}),
+            )],
         ),
         ("figures", vec![arg("period", Object, period)]),
         (
@@ -608,8 +621,16 @@ fn malformed(draw: &mut Draw, command: &str, arguments: &[Argument], other: &Oth
         }
         _ => {
             let argument = draw.pick(arguments);
-            let wrong = wrong_values(argument.kind, other);
-            (with(argument.name, draw.pick(&wrong).clone()), Value::Null)
+            let value = match argument.kind {
+                Kind::Fields(fields) if draw.below(4) > 0 => {
+                    let (field, kind) = draw.pick(fields);
+                    let mut object = argument.valid.clone();
+                    object[*field] = draw.pick(&wrong_values(*kind, other)).clone();
+                    object
+                }
+                kind => draw.pick(&wrong_values(kind, other)).clone(),
+            };
+            (with(argument.name, value), Value::Null)
         }
     };
     json!([command, args, special])

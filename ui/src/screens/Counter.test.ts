@@ -27,7 +27,7 @@ const may = (scan: boolean): Abilities => ({
 const connection = (scan: boolean): ConnectionView => ({
   business_name: 'Café Test',
   test_mode: true,
-  scopes: scan ? ['read', 'scans_write'] : ['read'],
+  scopes: scan ? ['read', 'scans:write'] : ['read'],
   may: may(scan),
   demo: false,
   key_file: null,

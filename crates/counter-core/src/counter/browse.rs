@@ -4,9 +4,7 @@
 use loyalty_api::{Cursor, ListParams};
 
 use super::*;
-use crate::kinds::{
-    DeliveryStatus, EndpointStatus, GiftCardStatus, ReferralStatus, ScanRecordKind,
-};
+use crate::kinds::{DeliveryStatus, EndpointStatus, GiftCardStatus, ReferralStatus, ScanKind};
 
 /// Rows per page.
 const PAGE: u32 = 50;
@@ -29,7 +27,7 @@ pub enum BrowseQuery {
         /// Only this customer's.
         customer_id: Option<String>,
         /// Only visits or only points.
-        kind: Option<ScanRecordKind>,
+        kind: Option<ScanKind>,
     },
     /// Locations, inactive ones included.
     Locations,
@@ -85,7 +83,7 @@ pub enum BrowseRow {
         /// When (RFC 3339).
         created_at: String,
         /// Visit or points.
-        kind: ScanRecordKind,
+        kind: ScanKind,
         /// Whose.
         customer_id: String,
         /// The customer was deleted since (shown by id only).
@@ -240,14 +238,14 @@ impl Counter {
             BrowseQuery::Scans { customer_id, kind } => {
                 let mut params = filter(params, "customer_id", customer_id)?;
                 if let Some(kind) = kind {
-                    let kind = kind.to_api().ok_or(NotAllowed::UnknownFilter)?;
+                    let kind = kind.known().ok_or(NotAllowed::UnknownFilter)?;
                     params = params.filter("kind", kind.as_str());
                 }
                 page!(client.scans().list(&params), |s: &loyalty_api::Scan| {
                     BrowseRow::Scan {
                         id: s.id.as_str().to_owned(),
                         created_at: text(s.created_at),
-                        kind: ScanRecordKind::from(&s.kind),
+                        kind: s.kind,
                         customer_id: s.customer_id.as_str().to_owned(),
                         customer_deleted: s.customer_deleted,
                         location_id: s.location_id.as_ref().map(|l| l.as_str().to_owned()),
@@ -275,7 +273,7 @@ impl Counter {
                     |r: &loyalty_api::Referral| {
                         BrowseRow::Referral {
                             id: r.id.as_str().to_owned(),
-                            status: ReferralStatus::from(&r.status),
+                            status: r.status,
                             created_at: text(r.created_at),
                             completed_at: r.completed_at.map(text),
                             referrer_customer_id: r
@@ -296,7 +294,7 @@ impl Counter {
             }
             BrowseQuery::GiftCards { status } => {
                 if let Some(status) = status {
-                    let status = status.to_api().ok_or(NotAllowed::UnknownFilter)?;
+                    let status = status.known().ok_or(NotAllowed::UnknownFilter)?;
                     params = params.filter("status", status.as_str());
                 }
                 page!(
@@ -304,7 +302,7 @@ impl Counter {
                     |g: &loyalty_api::GiftCard| {
                         BrowseRow::GiftCard {
                             id: g.id.as_str().to_owned(),
-                            status: GiftCardStatus::from(&g.status),
+                            status: g.status,
                             currency: g.currency.to_string(),
                             initial_amount: g.initial_amount.to_string(),
                             balance: g.balance.to_string(),
@@ -320,7 +318,7 @@ impl Counter {
                     |w: &loyalty_api::WebhookEndpoint| BrowseRow::WebhookEndpoint {
                         id: w.id.as_str().to_owned(),
                         url: w.url.clone(),
-                        status: EndpointStatus::from(&w.status),
+                        status: w.status,
                         events: w.events.iter().map(|e| e.as_str().to_owned()).collect(),
                         consecutive_failures: w.consecutive_failures,
                         failing_since: w.failing_since.map(text),
@@ -332,10 +330,7 @@ impl Counter {
                             .last_delivery
                             .as_ref()
                             .and_then(|d| d.http_status),
-                        last_delivery_status: w
-                            .last_delivery
-                            .as_ref()
-                            .map(|d| DeliveryStatus::from(&d.status)),
+                        last_delivery_status: w.last_delivery.as_ref().map(|d| d.status),
                     }
                 )
             }

@@ -250,7 +250,7 @@ pub(super) fn connection_of(me: &Me, key_storage: KeyStorage) -> Connection {
     Connection {
         business_name: me.business.name.clone(),
         test_mode: me.mode == KeyMode::Test,
-        scopes: me.scopes.iter().map(Scope::from).collect(),
+        scopes: me.scopes.clone(),
         key_storage,
         business_id: Some(me.business.id.to_string()),
     }
@@ -278,7 +278,7 @@ pub(super) fn learn_business(core: &Core, me: &Me, service: &str) -> Result<(), 
         business_id: Some(me.business.id.to_string()),
         business_name: me.business.name.clone(),
         test_mode: me.mode == KeyMode::Test,
-        scopes: me.scopes.iter().map(Scope::from).collect(),
+        scopes: me.scopes.clone(),
     });
     Ok(settings::save(&db, &saved)?)
 }

@@ -2,6 +2,7 @@
 
 use super::*;
 
+for_the_ui! {
 /// A person enrolling a customer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Enrolment {
@@ -11,10 +12,11 @@ pub struct Enrolment {
     pub name: String,
     /// Email.
     pub email: String,
-    /// apple or google.
-    pub wallet: String,
+    /// The wallet the card goes to: Apple's or Google's.
+    pub wallet: Wallet,
     /// Send the welcome email.
     pub send_welcome: bool,
+}
 }
 
 /// What became of an enrolment ([`Counter::enrol`]): the customer enrolled, or, when
@@ -131,13 +133,10 @@ impl Counter {
                 .ok_or_else(|| Error::NotAllowed(NotAllowed::NoPassChosen))?,
         };
         input::pass(&pass_id)?;
-        let wallet = Wallet::parse(&enrolment.wallet);
-        if !matches!(wallet, Wallet::Apple | Wallet::Google) {
-            return Err(input::InputError::UnknownWallet {
-                given: enrolment.wallet.chars().take(64).collect(),
-            }
-            .into());
-        }
+        let wallet = enrolment
+            .wallet
+            .known()
+            .ok_or(input::InputError::UnknownWallet)?;
         // Another business's pass (or none at all) is refused before anything is
         // stored, while the service can say so; offline, the service decides later.
         if self.known_pass(&pass_id).is_none() && self.may_ask_now() {

@@ -25,6 +25,7 @@ pub struct InsufficientBalance {
 /// What became of a payment ([`Counter::take_payment`]).
 pub type PaymentOutcome = Outcome<PaymentView, InsufficientBalance>;
 
+for_the_ui! {
 /// A gift card to issue.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GiftCardIssue {
@@ -38,6 +39,7 @@ pub struct GiftCardIssue {
     pub recipient_name: String,
     /// The recipient's email.
     pub recipient_email: String,
+}
 }
 
 /// The languages the app speaks, offered for a gift card's email after the passes'.
@@ -154,6 +156,8 @@ impl Counter {
         self.staff()?;
         let core = &self.core;
         input::gift_card(&gift_card)?;
+        // A blank reference is no reference.
+        let reference = reference.filter(|r| !r.trim().is_empty());
         // A fresh balance when the service answers; the cached one otherwise.
         let mut online = false;
         if let Some(client) = core.client()

@@ -147,9 +147,8 @@ impl Counter {
             currency: card.currency.to_string(),
             kind,
         };
-        let active = |g: &&loyalty_api::GiftCard| {
-            GiftCardStatus::from(&g.status) == GiftCardStatus::Active && !g.balance.is_zero()
-        };
+        let active =
+            |g: &&loyalty_api::GiftCard| g.status == GiftCardStatus::Active && !g.balance.is_zero();
         let nearly_empty = |g: &&loyalty_api::GiftCard| {
             active(g) && g.balance * Decimal::from(10) < g.initial_amount
         };
@@ -160,7 +159,7 @@ impl Counter {
                 .map(|g| gift(g, SampleGiftKind::Active)),
             gift_cards
                 .iter()
-                .find(|g| GiftCardStatus::from(&g.status) == GiftCardStatus::Issued)
+                .find(|g| g.status == GiftCardStatus::Issued)
                 .map(|g| gift(g, SampleGiftKind::NotClaimed)),
             gift_cards
                 .iter()

@@ -14,7 +14,6 @@ use loyalty_api::{Client, Decision, Error as ApiError, ErrorCode, Money, is_retr
 use super::{DecisionReason, ItemId, ItemState, OutboxItem, Refusal, Write, store};
 use crate::cache;
 use crate::events::Connectivity;
-use crate::kinds::EmailReason;
 use crate::shared::{Core, GateReason, Sender};
 use crate::views::{
     Answer, BroadcastView, CustomerView, GiftCardView, IssuedGiftCardView, PaymentView,
@@ -93,7 +92,7 @@ async fn attempt(client: &Client, item: &OutboxItem) -> Result<Accepted, ApiErro
                 |g: &loyalty_api::IssuedGiftCard| Answer::GiftCard(IssuedGiftCardView {
                     gift_card: GiftCardView::from(&g.gift_card),
                     email_sent: g.email.sent,
-                    email_reason: g.email.reason.as_ref().map(EmailReason::from),
+                    email_reason: g.email.reason,
                 })
             )
         }

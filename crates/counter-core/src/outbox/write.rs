@@ -169,7 +169,7 @@ impl Write {
                 confirm_repeat,
             } => Some(NewScan {
                 card_id: card_id.clone(),
-                kind: action.clone(),
+                kind: *action,
                 amount: *amount,
                 confirm_repeat: *confirm_repeat,
             }),
@@ -208,7 +208,7 @@ impl Write {
                 pass_id: pass_id.clone(),
                 name: name.clone(),
                 email: email.clone(),
-                wallet: wallet.clone(),
+                wallet: *wallet,
                 send_welcome: *send_welcome,
             }),
             _ => None,

@@ -5,7 +5,7 @@
 //! a failure prints.
 
 use counter_core::{Counter, Enrolment, Error, GiftCardIssue, ItemId, ScanOutcome};
-use loyalty_api::{CardId, GiftCardId, PassId, ScanAction};
+use loyalty_api::{CardId, GiftCardId, PassId, ScanAction, Wallet};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -151,19 +151,14 @@ async fn every_hostile_input_is_refused_clearly_and_changes_nothing() {
             "case {case} (seed {seed}): {:?}",
             text.chars().take(40).collect::<String>()
         );
-        let action = [ScanAction::Visit, ScanAction::Points, ScanAction::Redeem]
+        let action = *[ScanAction::Visit, ScanAction::Points, ScanAction::Redeem]
             .choose(&mut rng)
-            .unwrap()
-            .clone();
+            .unwrap();
 
         // A card that is not a card, whatever the action and points.
         clear(
             counter
-                .record_scan(
-                    CardId::new(text.clone()),
-                    action.clone(),
-                    hostile_points(&mut rng),
-                )
+                .record_scan(CardId::new(text.clone()), action, hostile_points(&mut rng))
                 .await,
             &what,
         );
@@ -243,9 +238,9 @@ async fn every_hostile_input_is_refused_clearly_and_changes_nothing() {
                 good.email.clone()
             },
             wallet: if field == 2 {
-                text.clone()
+                Wallet::parse(&text)
             } else {
-                good.wallet.clone()
+                good.wallet
             },
             ..good
         };

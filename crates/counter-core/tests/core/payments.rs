@@ -216,14 +216,14 @@ async fn a_gift_card_is_read_with_its_ledger_newest_first() {
     let (card, ledger) = counter.read_gift_card(&gift).await.unwrap();
     assert_eq!(card.gift_card.balance, Decimal::new(3750, 2));
     let spend = &ledger[0];
-    assert_eq!(spend.kind, counter_core::kinds::LedgerKind::Spend);
+    assert_eq!(spend.kind, counter_core::kinds::TransactionType::Spend);
     assert_eq!(spend.amount, Decimal::new(1250, 2));
     assert_eq!(spend.balance_after, Decimal::new(3750, 2));
     assert_eq!(spend.reference.as_deref(), Some("T-7"));
     assert!(
         ledger
             .iter()
-            .any(|e| e.kind == counter_core::kinds::LedgerKind::Issue),
+            .any(|e| e.kind == counter_core::kinds::TransactionType::Issue),
         "{ledger:?}"
     );
 }

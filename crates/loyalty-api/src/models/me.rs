@@ -7,20 +7,21 @@ use crate::key::KeyMode;
 use crate::macros::string_enum;
 
 string_enum!(
-    /// A permission of a key.
+    /// A permission of a key. (The till kept scopes as `customers_write` before it kept
+    /// the API's own texts: the aliases.)
     Scope {
         /// All GET endpoints.
         Read => "read",
         /// Enrol customers.
-        CustomersWrite => "customers:write",
+        CustomersWrite => "customers:write" | alias "customers_write",
         /// Record scans.
-        ScansWrite => "scans:write",
+        ScansWrite => "scans:write" | alias "scans_write",
         /// Issue gift cards.
-        GiftCardsWrite => "gift_cards:write",
+        GiftCardsWrite => "gift_cards:write" | alias "gift_cards_write",
         /// Take payments from gift cards.
-        GiftCardsSpend => "gift_cards:spend",
+        GiftCardsSpend => "gift_cards:spend" | alias "gift_cards_spend",
         /// Preview, confirm and cancel messages.
-        BroadcastsSend => "broadcasts:send",
+        BroadcastsSend => "broadcasts:send" | alias "broadcasts_send",
     }
 );
 

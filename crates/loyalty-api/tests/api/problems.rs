@@ -212,7 +212,7 @@ async fn a_refused_body_lists_each_field() {
                 pass_id: env.sandbox_pass_id.clone(),
                 name: "Gil".into(),
                 email: "not an email".into(),
-                wallet: Wallet::Other("huawei".into()),
+                wallet: Wallet::Other,
                 send_welcome: false,
             },
         )

@@ -126,6 +126,7 @@ const words = {
   input_period_backwards: 'The period ends before it starts.',
   input_period_too_long: 'A period is at most {n} days.',
   input_unknown_wallet: 'Choose Apple Wallet or Google Wallet.',
+  input_unknown_action: 'Choose a visit, points or a reward.',
   reference_too_long: { one: 'A ticket number has at most {n} character.', other: 'A ticket number has at most {n} characters.' },
   reference_control: 'A ticket number cannot hold a tab or a line break.',
   not_allowed_may_have_arrived: 'This write may already have reached the service, so it cannot be withdrawn.',

@@ -80,6 +80,8 @@ function describeData(data: ErrorData, lang: Lang): string {
           return tr(lang, 'input_not_a_language', { given: r.given });
         case 'unknown_wallet':
           return tr(lang, 'input_unknown_wallet');
+        case 'unknown_action':
+          return tr(lang, 'input_unknown_action');
         case 'not_a_date':
           return tr(lang, 'input_not_a_date', { given: r.given });
         case 'period_backwards':

@@ -125,6 +125,7 @@ const words: Record<Key, Entry> = {
   input_period_backwards: 'La période finit avant de commencer.',
   input_period_too_long: 'Une période compte au plus {n} jours.',
   input_unknown_wallet: 'Choisissez Apple Wallet ou Google Wallet.',
+  input_unknown_action: 'Choisissez une visite, des points ou une récompense.',
   reference_too_long: { one: 'Un numéro de ticket a au plus {n} caractère.', other: 'Un numéro de ticket a au plus {n} caractères.' },
   reference_control: 'Un numéro de ticket ne peut pas contenir de tabulation ni de saut de ligne.',
   not_allowed_may_have_arrived: 'Cette opération a peut-être déjà atteint le service : elle ne peut pas être retirée.',

@@ -21,7 +21,10 @@ import type { SampleCard } from './bindings/SampleCard';
 import type { Samples } from './bindings/Samples';
 import type { Place } from './bindings/Place';
 import type { TillPlaces } from './bindings/TillPlaces';
-import type { ScanRecordKind } from './bindings/ScanRecordKind';
+import type { ScanKind } from './bindings/ScanKind';
+import type { Enrolment } from './bindings/Enrolment';
+import type { GiftCardIssue } from './bindings/GiftCardIssue';
+import type { Wallet } from './bindings/Wallet';
 import type { ReferralStatus } from './bindings/ReferralStatus';
 import type { EndpointStatus } from './bindings/EndpointStatus';
 import type { DeliveryStatus } from './bindings/DeliveryStatus';
@@ -54,7 +57,7 @@ import type { GiftCardStatus } from './bindings/GiftCardStatus';
 import type { ItemChoices } from './bindings/ItemChoices';
 import type { ItemId } from './bindings/ItemId';
 import type { ItemState } from './bindings/ItemState';
-import type { LedgerKind } from './bindings/LedgerKind';
+import type { TransactionType } from './bindings/TransactionType';
 import type { LoyaltyType } from './bindings/LoyaltyType';
 import type { MessageAudience } from './bindings/MessageAudience';
 import type { MessageDraft } from './bindings/MessageDraft';
@@ -113,7 +116,10 @@ export type {
   Samples,
   Place,
   TillPlaces,
-  ScanRecordKind,
+  ScanKind,
+  Enrolment,
+  GiftCardIssue,
+  Wallet,
   ReferralStatus,
   EndpointStatus,
   DeliveryStatus,
@@ -146,7 +152,7 @@ export type {
   ItemChoices,
   ItemId,
   ItemState,
-  LedgerKind,
+  TransactionType,
   LoyaltyType,
   MessageAudience,
   MessageDraft,
@@ -373,11 +379,9 @@ export function passes(): Promise<PassPanel[]> {
 }
 
 /** A person to enrol on a pass. */
-export type Enrolment = { passId: string; name: string; email: string; wallet: 'apple' | 'google'; sendWelcome: boolean };
-
 /** Enrols a customer. */
 export function enrol(enrolment: Enrolment): Promise<EnrolReply> {
-  return call<EnrolReply>('enrol', enrolment);
+  return call<EnrolReply>('enrol', { enrolment });
 }
 
 /** What the form that issues a gift card offers: currencies (usual first), languages. */
@@ -386,11 +390,9 @@ export function issueChoices(): Promise<IssueChoices> {
 }
 
 /** A gift card to issue, as typed (the core checks it whole). */
-export type GiftCardIssue = { amount: string; currency: string; locale: string; recipientName: string; recipientEmail: string };
-
 /** Issues a gift card: a manager's. */
 export function issueGiftCard(issue: GiftCardIssue): Promise<IssueReply> {
-  return call<IssueReply>('issue_gift_card', issue);
+  return call<IssueReply>('issue_gift_card', { issue });
 }
 
 /** The writes made on the till's days `from` to `to` (2026-11-23), newest first. */

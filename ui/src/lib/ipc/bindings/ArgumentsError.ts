@@ -17,7 +17,7 @@ limit: bigint, } | { "kind": "too_deep",
 /**
  * The deepest the door takes.
  */
-limit: number, } | { "kind": "not_an_object" } | { "kind": "no_such_command", 
+limit: number, } | { "kind": "not_json" } | { "kind": "not_an_object" } | { "kind": "no_such_command", 
 /**
  * The name (cut to 64 characters).
  */

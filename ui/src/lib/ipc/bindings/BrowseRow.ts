@@ -3,7 +3,7 @@ import type { DeliveryStatus } from "./DeliveryStatus";
 import type { EndpointStatus } from "./EndpointStatus";
 import type { GiftCardStatus } from "./GiftCardStatus";
 import type { ReferralStatus } from "./ReferralStatus";
-import type { ScanRecordKind } from "./ScanRecordKind";
+import type { ScanKind } from "./ScanKind";
 
 /**
  * One row of a list.
@@ -48,7 +48,7 @@ created_at: string,
 /**
  * Visit or points.
  */
-kind: ScanRecordKind, 
+kind: ScanKind, 
 /**
  * Whose.
  */

@@ -52,11 +52,7 @@ given: string, } | { "kind": "not_a_language",
 /**
  * What was given (cut to 64 characters).
  */
-given: string, } | { "kind": "unknown_wallet", 
-/**
- * What was given (cut to 64 characters).
- */
-given: string, } | { "kind": "not_a_date", 
+given: string, } | { "kind": "unknown_wallet" } | { "kind": "unknown_action" } | { "kind": "not_a_date", 
 /**
  * What was given (cut to 64 characters).
  */
