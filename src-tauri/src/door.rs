@@ -210,9 +210,9 @@ fn check_arguments(command: &str, body: &InvokeBody) -> Result<(), CommandError>
 }
 
 /// The answer of a call Tauri handed to its command. A refusal of the app's own is a
-/// [`CommandError`] already; a bare string is Tauri's own refusal of an argument it
-/// could not decode ("invalid args `item` for command `retry_item`: invalid type: ..."),
-/// put in the same shape.
+/// [`CommandError`] already; a bare string answering one of the app's commands is
+/// Tauri's own refusal of an argument it could not decode ("invalid args `item` for
+/// command `retry_item`: invalid type: ..."), put in the same shape.
 fn reply(command: &str, response: InvokeResponse) -> Response<Vec<u8>> {
     let (body, content_type, outcome) = match response {
         InvokeResponse::Ok(InvokeResponseBody::Json(json)) => {
@@ -221,7 +221,10 @@ fn reply(command: &str, response: InvokeResponse) -> Response<Vec<u8>> {
         InvokeResponse::Ok(InvokeResponseBody::Raw(bytes)) => {
             (bytes, "application/octet-stream", "ok")
         }
-        InvokeResponse::Err(InvokeError(serde_json::Value::String(text))) => {
+        // Tauri's own plugins answer their errors as text, and keep them so.
+        InvokeResponse::Err(InvokeError(serde_json::Value::String(text)))
+            if !command.starts_with("plugin:") =>
+        {
             return refusal(&undecoded(command, &text));
         }
         InvokeResponse::Err(InvokeError(error)) => (

@@ -16,6 +16,13 @@ pub trait Clock: Send + Sync + std::fmt::Debug {
     fn uptime(&self) -> Uptime {
         Uptime::of_system()
     }
+
+    /// Now on the monotonic clock the till waits on: the service's gate, each write's
+    /// backoff, the sender's sleeps. Tokio's, so a test that pauses Tokio's time moves
+    /// it, and the worker sleeps until the very instants it reads here.
+    fn instant(&self) -> tokio::time::Instant {
+        tokio::time::Instant::now()
+    }
 }
 
 /// Time since the computer started, and which start it was (after a reboot the count

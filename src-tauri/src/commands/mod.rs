@@ -1,6 +1,7 @@
 //! Commands the web UI may call. Each is a thin adapter: take the state and arguments,
-//! call one function of the till, map the error. Each is declared in `build.rs` and
-//! granted in `capabilities/default.json`.
+//! call one function of the till, map the error. `build.rs` reads every
+//! `#[tauri::command]` of this folder (the handler list, the permissions, the arguments
+//! the IPC's door checks); `capabilities/default.json` grants them.
 
 use counter_core::kinds::{Abilities, ScanAction, Scope};
 use counter_core::payment::OfflinePolicyForm;

@@ -174,13 +174,13 @@ impl Counter {
 
     /// Waits until nothing is queued or sending, or `timeout` passes; true when empty.
     pub async fn drained(&self, timeout: std::time::Duration) -> Result<bool, Error> {
-        let deadline = tokio::time::Instant::now() + timeout;
+        let deadline = self.core.clock.instant() + timeout;
         let mut events = self.subscribe();
         loop {
             if self.counts()?.queued == 0 {
                 return Ok(true);
             }
-            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let left = deadline.saturating_duration_since(self.core.clock.instant());
             if left.is_zero() {
                 return Ok(false);
             }

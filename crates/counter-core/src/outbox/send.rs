@@ -394,7 +394,7 @@ pub(crate) async fn run_worker(core: Arc<Core>) {
                 // Nothing ready: sleep until an item's own backoff ends, or news.
                 let until = core
                     .next_backoff_end()
-                    .unwrap_or_else(|| tokio::time::Instant::now() + Duration::from_secs(5));
+                    .unwrap_or_else(|| core.clock.instant() + Duration::from_secs(5));
                 tokio::select! {
                     _ = tokio::time::sleep_until(until) => {}
                     _ = core.wake.notified() => {}

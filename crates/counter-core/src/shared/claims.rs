@@ -5,13 +5,13 @@ use std::collections::HashSet;
 
 use tokio::time::Instant;
 
-use super::{Core, later};
+use super::Core;
 use crate::outbox::{ItemId, store};
 
 impl Core {
     /// Holds one item back for `wait` after a failure of its own.
     pub(crate) fn back_off(&self, id: ItemId, wait: std::time::Duration) {
-        let until = later(wait.min(self.config.max_service_wait));
+        let until = self.later(wait.min(self.config.max_service_wait));
         self.backoff
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -22,7 +22,7 @@ impl Core {
     pub(crate) fn is_backing_off(&self, id: ItemId) -> bool {
         let mut backoff = self.backoff.lock().unwrap_or_else(|p| p.into_inner());
         match backoff.get(&id) {
-            Some(until) if *until > Instant::now() => true,
+            Some(until) if *until > self.clock.instant() => true,
             Some(_) => {
                 backoff.remove(&id);
                 false
@@ -34,7 +34,7 @@ impl Core {
     /// When the first item's own backoff ends, if any waits.
     pub(crate) fn next_backoff_end(&self) -> Option<Instant> {
         let mut backoff = self.backoff.lock().unwrap_or_else(|p| p.into_inner());
-        let now = Instant::now();
+        let now = self.clock.instant();
         backoff.retain(|_, until| *until > now);
         backoff.values().min().copied()
     }
@@ -124,7 +124,7 @@ impl Core {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .clone();
-        let now = Instant::now();
+        let now = self.clock.instant();
         let backoff = self.backoff.lock().unwrap_or_else(|p| p.into_inner());
         ids.extend(
             backoff

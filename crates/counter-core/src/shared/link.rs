@@ -49,7 +49,7 @@ impl Core {
     pub(crate) fn gate(&self) -> Option<Gate> {
         let mut link = self.link();
         match link.gate {
-            Some(gate) if gate.until > Instant::now() => Some(gate),
+            Some(gate) if gate.until > self.clock.instant() => Some(gate),
             Some(_) => {
                 link.gate = None;
                 None
@@ -62,7 +62,7 @@ impl Core {
     /// rate limit, a 503 with `Retry-After`, no connection). A wait beyond
     /// `config.max_service_wait` (an absurd `Retry-After` or reset) is cut to it.
     pub(crate) fn set_gate(&self, wait: std::time::Duration, reason: GateReason) {
-        let until = later(wait.min(self.config.max_service_wait));
+        let until = self.later(wait.min(self.config.max_service_wait));
         let mut link = self.link();
         // A longer wait the service asked for is never shortened by our own backoff.
         match link.gate {
@@ -111,7 +111,7 @@ impl Core {
             None => {
                 let mut link = self.link();
                 if link.service_time.is_none() {
-                    link.service_time = Some((self.now(), Instant::now()));
+                    link.service_time = Some((self.now(), self.clock.instant()));
                 }
             }
         }
@@ -152,7 +152,7 @@ impl Core {
         // The Date header has whole seconds: allow the limit plus that rounding.
         let warning = skew.abs() > self.config.max_clock_skew + SignedDuration::from_secs(1);
         let mut link = self.link();
-        link.service_time = Some((server, Instant::now()));
+        link.service_time = Some((server, self.clock.instant()));
         let before = link.skew_beyond;
         link.skew_beyond = warning.then_some(skew.as_secs());
         // Said when the warning starts or ends, and when the difference changes by a
@@ -190,12 +190,12 @@ impl Core {
     pub(crate) fn clock_skew(&self) -> Option<i64> {
         self.link().skew_beyond
     }
-}
 
-/// `wait` from now, saturating rather than overflowing (a wait of years is only ever
-/// asked for by a broken answer, and is capped before it gets here anyway).
-pub(super) fn later(wait: std::time::Duration) -> Instant {
-    let now = Instant::now();
-    now.checked_add(wait)
-        .unwrap_or_else(|| now + std::time::Duration::from_secs(86_400 * 365))
+    /// `wait` from now, saturating rather than overflowing (a wait of years is only
+    /// ever asked for by a broken answer, and is capped before it gets here anyway).
+    pub(super) fn later(&self, wait: std::time::Duration) -> Instant {
+        let now = self.clock.instant();
+        now.checked_add(wait)
+            .unwrap_or_else(|| now + std::time::Duration::from_secs(86_400 * 365))
+    }
 }

@@ -25,7 +25,7 @@ mod claims;
 mod link;
 
 pub(crate) use link::GateReason;
-use link::{Link, later};
+use link::Link;
 
 /// The client the outbox sends with, which key it holds, and the business that key is
 /// for (None until the service has said): only that business's writes go out with it.
@@ -278,13 +278,13 @@ mod tests {
         core.observe_answer(None, Some(&limit));
         let gate = core.gate().unwrap();
         assert_eq!(gate.reason, GateReason::Service);
-        assert!(gate.until > Instant::now() + Duration::from_secs(6));
+        assert!(gate.until > core.clock.instant() + Duration::from_secs(6));
     }
 
     #[tokio::test]
     async fn an_absurd_retry_after_or_reset_is_capped_and_never_a_crash() {
         let core = core(ManualClock::new(Timestamp::UNIX_EPOCH));
-        let cap = Instant::now() + core.config.max_service_wait + Duration::from_secs(1);
+        let cap = core.clock.instant() + core.config.max_service_wait + Duration::from_secs(1);
         core.set_gate(Duration::MAX, GateReason::Service);
         assert!(core.gate().unwrap().until <= cap);
         let limit = RateLimit {
