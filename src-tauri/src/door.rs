@@ -84,7 +84,7 @@ pub fn answer<R: Runtime>(
         let refused = CommandError::new(ErrorCode::IpcFailed, "the call's window is gone");
         return respond(refusal(&refused));
     };
-    match admit(request) {
+    match admit(request, context.app_handle().invoke_key()) {
         Ok(call) => webview.on_message(
             call,
             Box::new(move |_, command: String, response, _, _| {
@@ -95,8 +95,10 @@ pub fn answer<R: Runtime>(
     }
 }
 
-/// The call as Tauri takes it, or why it is refused before anything is decoded.
-fn admit(request: Request<Vec<u8>>) -> Result<InvokeRequest, CommandError> {
+/// The call as Tauri takes it, or why it is refused before anything is decoded. A call
+/// without the key Tauri gave the app's own page (`expected_key`) is refused here:
+/// Tauri would drop it without an answer, and its caller would wait forever.
+fn admit(request: Request<Vec<u8>>, expected_key: &str) -> Result<InvokeRequest, CommandError> {
     let (parts, body) = request.into_parts();
     let header = |name: &str| {
         parts
@@ -120,6 +122,12 @@ fn admit(request: Request<Vec<u8>>) -> Result<InvokeRequest, CommandError> {
     };
     let (callback, error) = (callback(CALLBACK)?, callback(ERROR)?);
     let invoke_key = header(INVOKE_KEY)?.to_owned();
+    if invoke_key != expected_key {
+        return Err(CommandError::new(
+            ErrorCode::IpcFailed,
+            "the call did not come from the app's page",
+        ));
+    }
     let url = header("Origin")?
         .parse()
         .map_err(|_| CommandError::new(ErrorCode::IpcFailed, "the call's Origin is not a URL"))?;

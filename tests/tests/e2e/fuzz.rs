@@ -878,6 +878,23 @@ async fn door_examples(driver: &WebDriver) -> Result<()> {
         "{}",
         reason(4)
     );
+
+    // A call without the key Tauri gave the page (a script that calls the scheme by
+    // hand) is answered, refused, instead of left waiting.
+    let forged: Value = driver
+        .execute_async(
+            r#"const done = arguments[arguments.length - 1];
+               fetch(window.__TAURI_INTERNALS__.convertFileSrc('app_info', 'ipc'), {
+                 method: 'POST', body: '{}',
+                 headers: { 'Content-Type': 'application/json', 'Tauri-Callback': '1',
+                            'Tauri-Error': '2', 'Tauri-Invoke-Key': 'not the key' },
+               }).then((r) => r.json()).then(done, (e) => done({ failed: String(e) }));"#,
+            vec![],
+        )
+        .await?
+        .json()
+        .clone();
+    ensure!(forged["code"] == "ipc_failed", "a forged call: {forged}");
     Ok(())
 }
 
