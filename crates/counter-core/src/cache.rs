@@ -30,6 +30,7 @@ pub struct CardLookup {
     pub queued_writes: u32,
 }
 
+for_the_ui! {
 /// A customer as search shows them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CustomerSummary {
@@ -43,6 +44,7 @@ pub struct CustomerSummary {
     pub phone: Option<String>,
     /// Their cards' ids.
     pub card_ids: Vec<CardId>,
+}
 }
 
 /// A cached gift card and when its balance was read from the service.

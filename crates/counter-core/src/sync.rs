@@ -19,17 +19,22 @@ use crate::views::CustomerView;
 const PAGE: u32 = 100;
 const LIST: &str = "customers";
 
+for_the_ui! {
 /// What a sync did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SyncReport {
     /// Customers stored by this call.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub stored: u64,
     /// Customers in the cache now.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub cached: u64,
     /// Whether a full walk is complete.
     pub finished: bool,
     /// Customers the finished walk no longer found (deleted), removed from the cache.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub removed: u64,
+}
 }
 
 #[derive(Debug, Default)]

@@ -188,6 +188,7 @@ impl From<&loyalty_api::GiftCardTransaction> for LedgerEntryView {
     }
 }
 
+for_the_ui! {
 /// A pass: what a card counts towards.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PassView {
@@ -198,12 +199,14 @@ pub struct PassView {
     /// What it counts.
     pub loyalty_type: LoyaltyType,
     /// Visits or points needed for a reward.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub goal: i64,
     /// The reward.
     pub reward_title: String,
     /// Its language (empty in copies kept before it was recorded).
     #[serde(default)]
     pub locale: String,
+}
 }
 
 impl From<&loyalty_api::Pass> for PassView {

@@ -3,9 +3,11 @@
 //! `#[tauri::command]` of this folder (the handler list, the permissions, the arguments
 //! the IPC's door checks); `capabilities/default.json` grants them.
 
+use counter_core::cache::CustomerSummary;
 use counter_core::kinds::{Abilities, ScanAction, Scope};
 use counter_core::payment::OfflinePolicyForm;
-use counter_core::{ErrorCode, ItemId, Outcome, ScanFound};
+use counter_core::views::PassView;
+use counter_core::{ErrorCode, ItemId, Outcome, ScanFound, SyncReport};
 use loyalty_api::{CardId, GiftCardId, PassId};
 use rust_decimal::Decimal;
 use serde::Serialize;
@@ -17,8 +19,8 @@ use crate::kiosk::{Kiosk, KioskStatus};
 use crate::till::Till;
 use crate::trouble::TroubleView;
 use crate::views::{
-    CardPanel, CustomerRow, FreshCardView, GiftCardPanel, NotEnough, Paid, PassPanel,
-    QueueItemView, QueueStatus, ScanRead, ScanReply, SyncView,
+    CardPanel, FreshCardView, GiftCardPanel, NotEnough, Paid, QueueItemView, QueueStatus, ScanRead,
+    ScanReply,
 };
 
 /// What the app is and where it keeps its data.
@@ -414,19 +416,19 @@ pub async fn take_payment(
 pub async fn search_customers(
     till: State<'_, Till>,
     typed: String,
-) -> Result<Vec<CustomerRow>, CommandError> {
+) -> Result<Vec<CustomerSummary>, CommandError> {
     let session = till.session().await;
     let found = session.counter.search(&typed, 50)?;
-    Ok(found.iter().map(CustomerRow::from).collect())
+    Ok(found)
 }
 
 /// Syncs the customer cache with the service (progress arrives as events).
 #[tauri::command]
-pub async fn sync_customers(till: State<'_, Till>) -> Result<SyncView, CommandError> {
+pub async fn sync_customers(till: State<'_, Till>) -> Result<SyncReport, CommandError> {
     // The walk holds nothing of the session: scans, a disconnect or a key change never
     // wait behind it (a key change stops it between pages).
     let walk = till.session().await.counter.sync(None);
-    Ok(walk.await?.into())
+    Ok(walk.await?)
 }
 
 /// What the till allows while the service cannot be reached.
@@ -447,17 +449,16 @@ pub async fn save_offline_payments(
 
 /// A pass (goal and reward), read from the service.
 #[tauri::command]
-pub async fn pass(till: State<'_, Till>, id: PassId) -> Result<PassPanel, CommandError> {
+pub async fn pass(till: State<'_, Till>, id: PassId) -> Result<PassView, CommandError> {
     let session = till.session().await;
-    Ok(session.counter.pass(&id).await?.into())
+    Ok(session.counter.pass(&id).await?)
 }
 
 /// The business's active passes, to enrol customers on.
 #[tauri::command]
-pub async fn passes(till: State<'_, Till>) -> Result<Vec<PassPanel>, CommandError> {
+pub async fn passes(till: State<'_, Till>) -> Result<Vec<PassView>, CommandError> {
     let session = till.session().await;
-    let passes = session.counter.passes().await?;
-    Ok(passes.into_iter().map(PassPanel::from).collect())
+    Ok(session.counter.passes().await?)
 }
 
 /// Enrols a customer on a pass.
@@ -465,13 +466,9 @@ pub async fn passes(till: State<'_, Till>) -> Result<Vec<PassPanel>, CommandErro
 pub async fn enrol(
     till: State<'_, Till>,
     enrolment: counter_core::Enrolment,
-) -> Result<Outcome<CustomerRow, CustomerRow>, CommandError> {
+) -> Result<Outcome<CustomerSummary, CustomerSummary>, CommandError> {
     let session = till.session().await;
-    let outcome = session.counter.enrol(enrolment).await?;
-    Ok(outcome.map(
-        |enrolled| CustomerRow::from(&enrolled),
-        |existing| CustomerRow::from(&existing),
-    ))
+    Ok(session.counter.enrol(enrolment).await?)
 }
 
 /// The start of what was given, for an error: enough to recognise it, never a huge

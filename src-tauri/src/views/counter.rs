@@ -2,7 +2,7 @@
 //! the answer to an action.
 
 use counter_core::cache::{CardLookup, CustomerSummary};
-use counter_core::kinds::{CardStatus, LoyaltyType, ScanAction};
+use counter_core::kinds::{CardStatus, ScanAction};
 use counter_core::offer::CardActions;
 use counter_core::scanner::NotACard;
 use counter_core::views::{CardView, PassView};
@@ -42,7 +42,7 @@ pub struct CardPanel {
     /// Queued writes not yet in these figures.
     pub queued_writes: u32,
     /// Its pass, when the till has read it.
-    pub pass: Option<PassPanel>,
+    pub pass: Option<PassView>,
     /// What may be done with it now.
     pub actions: CardActions,
 }
@@ -70,7 +70,7 @@ impl CardPanel {
             rewards_redeemed: card.rewards_redeemed,
             last_visit_at: card.last_visit_at.map(|t| t.to_string()),
             queued_writes: queued,
-            pass: offer.pass.map(PassPanel::from),
+            pass: offer.pass,
             actions: offer.actions,
         }
     }
@@ -209,35 +209,6 @@ impl FreshCardView {
             },
             FreshCard::NoSuchCard => FreshCardView::NoSuchCard,
             FreshCard::NotChecked => FreshCardView::NotChecked,
-        }
-    }
-}
-
-exported! {
-/// What a card counts towards.
-pub struct PassPanel {
-    /// Its id.
-    pub id: String,
-    /// Its name.
-    pub name: String,
-    /// What it counts.
-    pub loyalty_type: LoyaltyType,
-    /// Visits or points needed for a reward.
-    #[ts(type = "number")]
-    pub goal: i64,
-    /// The reward.
-    pub reward_title: String,
-}
-}
-
-impl From<PassView> for PassPanel {
-    fn from(p: PassView) -> Self {
-        Self {
-            id: p.id.as_str().to_owned(),
-            name: p.name,
-            loyalty_type: p.loyalty_type,
-            goal: p.goal,
-            reward_title: p.reward_title,
         }
     }
 }

@@ -5,14 +5,12 @@
 //! (`counter_core::offer`); these types carry its decisions, never a rule of their own.
 
 mod counter;
-mod customers;
 mod gift_cards;
 mod messages;
 mod queue;
 mod status;
 
-pub use counter::{CardPanel, FreshCardView, PassPanel, ScanRead, ScanReply};
-pub use customers::{CustomerRow, SyncView};
+pub use counter::{CardPanel, FreshCardView, ScanRead, ScanReply};
 pub use gift_cards::{GiftCardPanel, Issued, NotEnough, Paid};
 pub use messages::SentMessage;
 pub use queue::QueueItemView;

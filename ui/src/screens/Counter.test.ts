@@ -55,7 +55,7 @@ const card = (over: Partial<CardPanel>): CardPanel => ({
   rewards_redeemed: 0,
   last_visit_at: null,
   queued_writes: 0,
-  pass: { id: 'pass_0000000001', name: 'Points', loyalty_type: 'points', goal: 100, reward_title: 'A coffee' },
+  pass: { id: 'pass_0000000001', name: 'Points', loyalty_type: 'points', goal: 100, reward_title: 'A coffee', locale: 'en' },
   actions: actions({}),
   ...over,
 });

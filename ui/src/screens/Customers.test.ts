@@ -40,7 +40,7 @@ describe('Customers', () => {
   });
 
   it('opens the customer the core names when the email is already enrolled', async () => {
-    ipc.passes.mockResolvedValue([{ id: 'pass_0000000001', name: 'Points', loyalty_type: 'points', goal: 100, reward_title: 'A coffee' }]);
+    ipc.passes.mockResolvedValue([{ id: 'pass_0000000001', name: 'Points', loyalty_type: 'points', goal: 100, reward_title: 'A coffee', locale: 'en' }]);
     ipc.enrol.mockResolvedValue({
       outcome: 'known',
       item: 7,

@@ -41,7 +41,7 @@ import type { CommandError } from './bindings/CommandError';
 import type { Connectivity } from './bindings/Connectivity';
 import type { ConnectionView } from './bindings/ConnectionView';
 import type { CoreEvent } from './bindings/CoreEvent';
-import type { CustomerRow } from './bindings/CustomerRow';
+import type { CustomerSummary } from './bindings/CustomerSummary';
 import type { ErrorCode } from './bindings/ErrorCode';
 import type { FigureName } from './bindings/FigureName';
 import type { Figures } from './bindings/Figures';
@@ -67,7 +67,7 @@ import type { NotEnough } from './bindings/NotEnough';
 import type { NotACard } from './bindings/NotACard';
 import type { NotAllowed } from './bindings/NotAllowed';
 import type { OfflinePolicyForm } from './bindings/OfflinePolicyForm';
-import type { PassPanel } from './bindings/PassPanel';
+import type { PassView } from './bindings/PassView';
 import type { PinError } from './bindings/PinError';
 import type { PinStatus } from './bindings/PinStatus';
 import type { PaymentOffer } from './bindings/PaymentOffer';
@@ -90,7 +90,7 @@ import type { SentMessage } from './bindings/SentMessage';
 import type { ScheduledMessage } from './bindings/ScheduledMessage';
 import type { ScheduledState } from './bindings/ScheduledState';
 import type { Scope } from './bindings/Scope';
-import type { SyncView } from './bindings/SyncView';
+import type { SyncReport } from './bindings/SyncReport';
 import type { TextField } from './bindings/TextField';
 import type { TroubleView } from './bindings/TroubleView';
 import type { Opening } from './bindings/Opening';
@@ -136,7 +136,7 @@ export type {
   Connectivity,
   ConnectionView,
   CoreEvent,
-  CustomerRow,
+  CustomerSummary,
   ErrorCode,
   ErrorData,
   FigureName,
@@ -162,7 +162,7 @@ export type {
   NotACard,
   NotAllowed,
   OfflinePolicyForm,
-  PassPanel,
+  PassView,
   PinError,
   PinStatus,
   PaymentOffer,
@@ -185,7 +185,7 @@ export type {
   ScheduledMessage,
   ScheduledState,
   Scope,
-  SyncView,
+  SyncReport,
   TextField,
   TroubleView,
   Opening,
@@ -193,7 +193,7 @@ export type {
 };
 
 /** What became of each kind of write (`Outcome`: one shape for every write). */
-export type EnrolReply = Outcome<CustomerRow, CustomerRow>;
+export type EnrolReply = Outcome<CustomerSummary, CustomerSummary>;
 export type IssueReply = Outcome<Issued>;
 export type PaymentReply = Outcome<Paid, NotEnough>;
 export type MessageReply = Outcome<SentMessage>;
@@ -359,23 +359,23 @@ export function takePayment(id: string, amount: string, reference: string | null
 }
 
 /** Customers whose name, email or phone start with what was typed. */
-export function searchCustomers(typed: string): Promise<CustomerRow[]> {
-  return call<CustomerRow[]>('search_customers', { typed });
+export function searchCustomers(typed: string): Promise<CustomerSummary[]> {
+  return call<CustomerSummary[]>('search_customers', { typed });
 }
 
 /** Syncs the customer cache; progress arrives as `sync_progress` events. */
-export function syncCustomers(): Promise<SyncView> {
-  return call<SyncView>('sync_customers');
+export function syncCustomers(): Promise<SyncReport> {
+  return call<SyncReport>('sync_customers');
 }
 
 /** A pass: its goal and reward. */
-export function pass(id: string): Promise<PassPanel> {
-  return call<PassPanel>('pass', { id });
+export function pass(id: string): Promise<PassView> {
+  return call<PassView>('pass', { id });
 }
 
 /** The business's active passes, to enrol customers on. */
-export function passes(): Promise<PassPanel[]> {
-  return call<PassPanel[]>('passes');
+export function passes(): Promise<PassView[]> {
+  return call<PassView[]>('passes');
 }
 
 /** A person to enrol on a pass. */
