@@ -155,7 +155,9 @@ pub fn period(
 /// what any number on the way can carry.
 pub const MAX_POINTS: i64 = 1_000_000;
 
-fn shown(text: &str) -> String {
+/// The start of what was given, for an error: its first 64 characters, enough to
+/// recognise it, never a huge paste echoed back.
+pub fn shown(text: &str) -> String {
     text.chars().take(64).collect()
 }
 

@@ -86,7 +86,7 @@ pub fn card_id(text: &str) -> Result<CardId, crate::input::InputError> {
         Scanned::Unknown { code } => Ok(CardId::new(code)),
         Scanned::GiftCard { .. } | Scanned::NotACard { .. } => {
             Err(crate::input::InputError::NotACard {
-                given: text.chars().take(64).collect(),
+                given: crate::input::shown(text),
             })
         }
     }

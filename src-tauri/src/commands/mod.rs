@@ -139,7 +139,7 @@ pub fn check_base_url(text: String) -> Result<String, CommandError> {
         .map(|url| url.as_str().trim_end_matches('/').to_owned())
         .map_err(|reason| {
             counter_core::Error::Client(loyalty_api::BuildError::BaseUrl {
-                url: shown(&text),
+                url: counter_core::input::shown(&text),
                 reason,
             })
             .into()
@@ -469,12 +469,6 @@ pub async fn enrol(
 ) -> Result<Outcome<CustomerSummary, CustomerSummary>, CommandError> {
     let session = till.session().await;
     Ok(session.counter.enrol(enrolment).await?)
-}
-
-/// The start of what was given, for an error: enough to recognise it, never a huge
-/// paste echoed back.
-fn shown(given: &str) -> String {
-    given.chars().take(64).collect()
 }
 
 pub mod manager;

@@ -199,7 +199,7 @@ impl MessageDraft {
             Some(text) => Some(
                 text.parse::<Timestamp>()
                     .map_err(|_| InputError::NotADate {
-                        given: text.chars().take(64).collect(),
+                        given: input::shown(text),
                     })?,
             ),
         };

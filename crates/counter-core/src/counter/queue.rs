@@ -143,7 +143,7 @@ impl Counter {
         let (first, last) = input::period(from, to, history::MAX_DAYS)?;
         history::instants(first, last, &TimeZone::system()).map_err(|_| {
             InputError::NotADate {
-                given: to.chars().take(64).collect(),
+                given: input::shown(to),
             }
             .into()
         })

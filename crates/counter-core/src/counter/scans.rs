@@ -78,7 +78,7 @@ impl Counter {
             && self.lookup_card(&card)?.is_none()
         {
             return Err(input::InputError::NotACard {
-                given: card.as_str().chars().take(64).collect(),
+                given: input::shown(card.as_str()),
             }
             .into());
         }
