@@ -234,6 +234,23 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE manager_pin ADD COLUMN lock_uptime_ms INTEGER;
     ALTER TABLE manager_pin ADD COLUMN lock_served_ms INTEGER NOT NULL DEFAULT 0;
     "#,
+    // 10: the print queue. A job made by a write's answer names that write, once.
+    r#"
+    CREATE TABLE print_jobs (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        receipt     TEXT NOT NULL,
+        kind        TEXT NOT NULL,
+        language    TEXT NOT NULL,
+        state       TEXT NOT NULL,
+        source_item INTEGER UNIQUE REFERENCES outbox(id),
+        reprint_of  INTEGER REFERENCES print_jobs(id),
+        created_at  TEXT NOT NULL,
+        printed_at  TEXT,
+        attempts    INTEGER NOT NULL DEFAULT 0,
+        last_error  TEXT
+    );
+    CREATE INDEX print_jobs_by_state ON print_jobs(state, id);
+    "#,
 ];
 
 /// The schema version this build writes.

@@ -66,6 +66,12 @@ pub enum Error {
     /// A call refused at the app's door, before any command ran.
     #[error(transparent)]
     Arguments(#[from] ArgumentsError),
+    /// A printer's address was refused.
+    #[error(transparent)]
+    Printer(#[from] crate::receipts::PrinterAddressError),
+    /// No such receipt in the print queue.
+    #[error("no such receipt")]
+    NoSuchReceipt,
     /// A write's stored record lacks what its state promises (a done write's answer of
     /// its kind, a decision's reason): the database was changed by something else.
     #[error("write {item}: its stored {what} is missing or of another kind")]
@@ -137,6 +143,18 @@ pub enum NotAllowed {
         /// What was given (cut to 8 characters).
         given: String,
     },
+    /// Printing needs a printer, and none is set up at this till.
+    #[error("no receipt printer is set up at this till")]
+    NoPrinter,
+    /// A threshold of unusual activity out of its range.
+    #[error("the threshold is from 1 to {max} scans a day")]
+    ThresholdOutOfRange {
+        /// The most it may be.
+        max: u32,
+    },
+    /// Only a receipt waiting for the printer can be taken off the queue.
+    #[error("this receipt is not waiting for the printer")]
+    NotWaitingToPrint,
 }
 }
 
@@ -253,6 +271,10 @@ pub enum ErrorCode {
     IpcFailed,
     /// The call was refused at the app's door: arguments missing, unknown or malformed.
     InvalidArguments,
+    /// A printer's address was refused.
+    InvalidPrinter,
+    /// No such receipt in the print queue.
+    NoSuchReceipt,
 }
 }
 
@@ -277,6 +299,8 @@ pub enum ErrorData {
     Pin(crate::pin::PinError),
     /// Why a call was refused at the app's door.
     Arguments(ArgumentsError),
+    /// Why a printer's address was refused.
+    Printer(crate::receipts::PrinterAddressError),
 }
 }
 
@@ -320,6 +344,8 @@ impl Error {
             Error::Export(_) => ErrorCode::ExportFailed,
             Error::Stored { .. } => ErrorCode::StorageFailed,
             Error::Arguments(_) => ErrorCode::InvalidArguments,
+            Error::Printer(_) => ErrorCode::InvalidPrinter,
+            Error::NoSuchReceipt => ErrorCode::NoSuchReceipt,
         }
     }
 
@@ -333,6 +359,7 @@ impl Error {
             Error::NotAllowed(e) => Some(ErrorData::NotAllowed(e.clone())),
             Error::Pin(e) => Some(ErrorData::Pin(e.clone())),
             Error::Arguments(e) => Some(ErrorData::Arguments(e.clone())),
+            Error::Printer(e) => Some(ErrorData::Printer(e.clone())),
             Error::Client(loyalty_api::BuildError::BaseUrl { reason, .. }) => {
                 Some(ErrorData::BaseUrl(*reason))
             }

@@ -69,6 +69,7 @@ pub mod outbox;
 mod outcome;
 pub mod payment;
 pub mod pin;
+pub mod receipts;
 pub mod scanner;
 pub mod secrets;
 pub mod settings;
@@ -84,10 +85,10 @@ pub use counter::{
     Balance, BroadcastDraft, BrowsePage, BrowseQuery, BrowseRow, CardOffer, CheckIn, ConnectGate,
     Connection, Counter, EnrolOutcome, Enrolment, Figure, FigureName, Figures, FiguresPeriod,
     FreshCard, GiftCardIssue, GiftCardRead, InsufficientBalance, IssueChoices, IssuedCard,
-    ItemChoices, KioskStart, MANAGER_IDLE, MAX_FIGURE_DAYS, MessageAudience, MessageDraft,
-    MessagePreview, PaymentOutcome, PinFor, Place, Progress, RepeatVisit, SampleCard,
+    ItemChoices, KioskStart, MANAGER_IDLE, MAX_FIGURE_DAYS, MAX_UNUSUAL_SCANS, MessageAudience,
+    MessageDraft, MessagePreview, PaymentOutcome, PinFor, Place, Progress, RepeatVisit, SampleCard,
     SampleCardKind, SampleGiftCard, SampleGiftKind, Samples, ScanFound, ScanOutcome,
-    ScheduledMessage, ScheduledState, TillPlaces,
+    ScheduledMessage, ScheduledState, TillPlaces, UnusualActivity, UnusualCard,
 };
 pub use error::{ArgumentsError, Error, ErrorCode, ErrorData, NotAllowed};
 pub use events::{Connectivity, Event};

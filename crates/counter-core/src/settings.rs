@@ -21,6 +21,13 @@ pub struct Settings {
     pub pass_id: Option<PassId>,
     /// This till's location.
     pub location_id: Option<LocationId>,
+    /// Its name, as the service gave it when a manager chose it (for the receipts).
+    pub location_name: Option<String>,
+    /// The receipt printer, when a manager set one up.
+    pub printer: Option<crate::receipts::PrinterSetup>,
+    /// More loyalty scans of one card at this till in a day than this is unusual
+    /// (None: [`UNUSUAL_SCANS`]).
+    pub unusual_scans: Option<u32>,
     /// What is allowed while offline.
     pub offline_payments: OfflinePaymentPolicy,
     /// Kiosk mode.
@@ -36,6 +43,10 @@ pub struct Settings {
     /// forgotten never comes back from a keychain or file that still holds it.
     pub key: crate::secrets::KeptKey,
 }
+
+/// More loyalty scans of one card at one till in a day than this is unusual, unless a
+/// manager chose otherwise (Square's default).
+pub const UNUSUAL_SCANS: u32 = 5;
 
 /// What `GET /v1/me` said of the key when it was last accepted. Never the key itself.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

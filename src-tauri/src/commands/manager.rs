@@ -257,3 +257,25 @@ fn csv_path(given: &str) -> Result<std::path::PathBuf, CommandError> {
         .into())
     }
 }
+
+/// The cards with unusual activity today: more loyalty scans at this till than the
+/// manager's threshold.
+#[tauri::command]
+pub async fn unusual_activity(
+    till: State<'_, Till>,
+) -> Result<counter_core::UnusualActivity, CommandError> {
+    Ok(till.session().await.counter.unusual_activity()?)
+}
+
+/// Sets how many loyalty scans of one card in a day are unusual.
+#[tauri::command]
+pub async fn set_unusual_threshold(
+    till: State<'_, Till>,
+    threshold: u32,
+) -> Result<(), CommandError> {
+    Ok(till
+        .session()
+        .await
+        .counter
+        .set_unusual_threshold(threshold)?)
+}

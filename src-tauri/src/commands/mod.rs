@@ -472,3 +472,4 @@ pub async fn enrol(
 }
 
 pub mod manager;
+pub mod receipts;

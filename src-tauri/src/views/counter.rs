@@ -45,6 +45,10 @@ pub struct CardPanel {
     pub pass: Option<PassView>,
     /// What may be done with it now.
     pub actions: CardActions,
+    /// A loyalty slip can be printed.
+    pub print_slip: bool,
+    /// Loyalty scans of it at this till today, when unusually many.
+    pub unusual_scans: Option<u32>,
 }
 }
 
@@ -72,6 +76,8 @@ impl CardPanel {
             queued_writes: queued,
             pass: offer.pass,
             actions: offer.actions,
+            print_slip: offer.print_slip,
+            unusual_scans: offer.unusual_scans,
         }
     }
 

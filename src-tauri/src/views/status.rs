@@ -1,5 +1,6 @@
 //! The status bar: online or not, what waits, and the core's events as the UI hears them.
 
+use counter_core::receipts::PrinterState;
 use counter_core::{Connectivity, Event, ItemId, ItemState};
 
 use super::exported;
@@ -66,6 +67,13 @@ pub enum CoreEvent {
         /// The file.
         path: String,
     },
+    /// The receipt printer's state, or the receipts waiting for it, changed.
+    Printer {
+        /// What the printer said at the last ask.
+        state: PrinterState,
+        /// Receipts waiting for it.
+        waiting: u32,
+    },
 }
 }
 
@@ -109,6 +117,10 @@ impl From<Event> for CoreEvent {
             },
             Event::KeyStorageWarning { path, .. } => CoreEvent::KeyStorageWarning {
                 path: path.display().to_string(),
+            },
+            Event::Printer(report) => CoreEvent::Printer {
+                state: report.state,
+                waiting: report.waiting,
             },
         }
     }

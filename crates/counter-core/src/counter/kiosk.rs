@@ -82,6 +82,20 @@ pub enum KioskStart {
 }
 
 impl Counter {
+    /// How far `card` is from its reward, when its pass is known at this till.
+    pub(crate) fn progress(&self, card: &crate::views::CardView) -> Option<Progress> {
+        self.known_pass(&card.pass_id).map(|pass| Progress {
+            count: match pass.loyalty_type {
+                LoyaltyType::Points => card.points,
+                _ => card.visits,
+            },
+            goal: pass.goal,
+            counts: pass.loyalty_type,
+            reward_title: pass.reward_title,
+            rewards_available: card.rewards_available,
+        })
+    }
+
     /// Whether the till runs as a kiosk: in the copy that owns it (another copy only
     /// reads it, and says so), while a manager PIN can let staff leave it (a kiosk kept
     /// without one, by an earlier version, opens as a counter).
@@ -158,16 +172,7 @@ impl Counter {
                 self.learn_who_checked_in(&card, &result).await;
                 CheckIn::Counted {
                     name: name(),
-                    progress: self.known_pass(&result.card.pass_id).map(|pass| Progress {
-                        count: match pass.loyalty_type {
-                            LoyaltyType::Points => result.card.points,
-                            _ => result.card.visits,
-                        },
-                        goal: pass.goal,
-                        counts: pass.loyalty_type,
-                        reward_title: pass.reward_title,
-                        rewards_available: result.card.rewards_available,
-                    }),
+                    progress: self.progress(&result.card),
                 }
             }
             ScanOutcome::Queued { .. } | ScanOutcome::NeedsDecision { .. } => {

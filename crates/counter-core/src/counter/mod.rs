@@ -52,9 +52,11 @@ mod manager;
 mod messages;
 mod payments;
 mod places;
+mod printing;
 mod queue;
 mod samples;
 mod scans;
+mod unusual;
 
 pub use browse::{BrowsePage, BrowseQuery, BrowseRow};
 pub use connection::ConnectGate;
@@ -73,6 +75,7 @@ pub use places::{Place, TillPlaces};
 pub use queue::ItemChoices;
 pub use samples::{SampleCard, SampleCardKind, SampleGiftCard, SampleGiftKind, Samples};
 pub use scans::{CardOffer, FreshCard, RepeatVisit, ScanFound, ScanOutcome};
+pub use unusual::{MAX_UNUSUAL_SCANS, UnusualActivity, UnusualCard};
 
 /// What the key is, as the UI shows it after connecting.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -252,6 +255,9 @@ impl Counter {
         counter
             .tasks
             .push(tokio::spawn(send::run_worker(core.clone())));
+        counter
+            .tasks
+            .push(tokio::spawn(printing::run_printer(core.clone())));
         counter.tasks.push(tokio::spawn(run_prober(core)));
         Ok(counter)
     }

@@ -87,9 +87,18 @@ impl Counter {
         };
         let pass = pick(pass_id, &places.passes)?;
         let location = pick(location_id, &places.locations)?;
+        // Its name too, for the receipts (printed offline as well).
+        let location_name = location.as_ref().and_then(|id| {
+            places
+                .locations
+                .iter()
+                .find(|p| p.id == *id)
+                .map(|p| p.name.clone())
+        });
         self.change_settings(|saved| {
             saved.pass_id = pass.map(PassId::new);
             saved.location_id = location.map(LocationId::new);
+            saved.location_name = location_name;
         })
     }
 }

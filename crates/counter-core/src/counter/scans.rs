@@ -23,6 +23,11 @@ pub struct CardOffer {
     pub pass: Option<PassView>,
     /// The actions offered.
     pub actions: CardActions,
+    /// A loyalty slip can be printed (a printer is set up here).
+    pub print_slip: bool,
+    /// Loyalty scans of it at this till today, when more than the manager's threshold
+    /// (unusual activity: flagged, nothing blocked).
+    pub unusual_scans: Option<u32>,
 }
 
 /// What a scan at the counter found ([`Counter::read_scan`]).
@@ -144,6 +149,11 @@ impl Counter {
         CardOffer {
             actions: CardActions::for_card(self.may(), card, pass.as_ref(), queued),
             pass,
+            print_slip: self.settings().is_ok_and(|s| s.printer.is_some()),
+            unusual_scans: self.unusual_scans(&card.id).unwrap_or_else(|err| {
+                tracing::warn!(%err, "the card's scans today could not be counted");
+                None
+            }),
         }
     }
 

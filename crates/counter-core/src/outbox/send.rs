@@ -14,6 +14,7 @@ use loyalty_api::{Client, Decision, Error as ApiError, ErrorCode, Money, is_retr
 use super::{DecisionReason, ItemId, ItemState, OutboxItem, Refusal, Write, store};
 use crate::cache;
 use crate::events::Connectivity;
+use crate::receipts::jobs;
 use crate::shared::{Core, GateReason, Sender};
 use crate::views::{
     Answer, BroadcastView, CustomerView, GiftCardView, IssuedGiftCardView, PaymentView,
@@ -266,19 +267,30 @@ pub(crate) async fn send_item(
     match attempt(&sender.client, &item).await {
         Ok(accepted) => {
             let done_at = core.now();
-            {
+            let receipt = {
                 let mut db = core.db();
-                store::mark_done(
-                    &db,
+                // The receipt the answer prints is stored with it, once.
+                let closing = db.transaction()?;
+                let receipt = if store::mark_done(
+                    &closing,
                     id,
                     &accepted.answer,
                     accepted.replayed,
                     accepted.request_id.as_deref(),
                     done_at,
-                )?;
+                )? {
+                    jobs::record_answer(&closing, &item, &accepted.answer, done_at)?
+                } else {
+                    None
+                };
+                closing.commit()?;
                 if let Err(err) = cache::store_answer(&mut db, &accepted.answer, done_at) {
                     tracing::warn!(%err, "could not cache an answer");
                 }
+                receipt
+            };
+            if receipt.is_some() {
+                core.printer.wake.notify_one();
             }
             tracing::debug!(%id, replayed = accepted.replayed, "write done");
         }

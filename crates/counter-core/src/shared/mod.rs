@@ -60,6 +60,8 @@ pub(crate) struct Core {
     pub send_lock: tokio::sync::Mutex<()>,
     /// Held while an item's state and the queue's counts are read and published.
     publishing: Mutex<()>,
+    /// The receipt printer's task: its bell and the printer's last state.
+    pub printer: crate::receipts::Printing,
 }
 
 impl Core {
@@ -88,6 +90,7 @@ impl Core {
             wake: Notify::new(),
             send_lock: tokio::sync::Mutex::new(()),
             publishing: Mutex::new(()),
+            printer: crate::receipts::Printing::new(),
         }
     }
 

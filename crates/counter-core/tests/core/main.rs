@@ -17,6 +17,7 @@ mod offers;
 mod opening;
 mod outbox;
 mod payments;
+mod printing;
 mod promises;
 mod scans;
 

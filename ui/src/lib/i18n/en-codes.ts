@@ -81,6 +81,8 @@ export const codes: Pick<Catalogue, 'problems' | 'byStatus' | 'errors'> = {
     service_refused: 'The service refused this. The details say why.',
     ipc_failed: 'The app could not do this: the screen sent something the app does not take.',
     invalid_arguments: 'The app could not do this: the screen sent it something malformed. Nothing was changed.',
+    invalid_printer: 'The printer’s address was refused. Nothing was saved.',
+    no_such_receipt: 'No such receipt at this till.',
     offline_payment_refused: 'This payment cannot be taken while the service is unreachable, under this till’s rules.',
     gift_card_unknown: 'This gift card is not known to this till, and the service cannot be reached to look it up.',
     no_such_item: 'This write is no longer in the queue.',

@@ -117,6 +117,18 @@ function describeData(data: ErrorData, lang: Lang): string {
       }
       break;
     }
+    case 'printer': {
+      const r = data.reason;
+      switch (r.kind) {
+        case 'not_a_host':
+          return tr(lang, 'printer_not_a_host', { given: r.given });
+        case 'no_port':
+          return tr(lang, 'printer_no_port');
+        case 'not_a_device':
+          return tr(lang, 'printer_not_a_device', { given: r.given });
+      }
+      break;
+    }
     case 'not_allowed': {
       const r = data.reason;
       switch (r.kind) {
@@ -148,6 +160,10 @@ function describeData(data: ErrorData, lang: Lang): string {
           return tr(lang, 'not_allowed_kiosk');
         case 'not_a_card_of_this_business':
           return tr(lang, 'not_allowed_not_a_card_of_this_business');
+        case 'no_printer':
+          return tr(lang, 'not_allowed_no_printer');
+        case 'not_waiting_to_print':
+          return tr(lang, 'not_allowed_not_waiting_to_print');
       }
     }
   }

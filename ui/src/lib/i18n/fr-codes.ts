@@ -81,6 +81,8 @@ export const codes: Pick<Catalogue, 'problems' | 'byStatus' | 'errors'> = {
     service_refused: 'Le service a refusé cela. Les détails disent pourquoi.',
     ipc_failed: 'L’application n’a pas pu le faire : l’écran a envoyé quelque chose qu’elle ne prend pas.',
     invalid_arguments: 'L’application n’a pas pu le faire : l’écran lui a envoyé quelque chose de mal formé. Rien n’a été modifié.',
+    invalid_printer: 'L’adresse de l’imprimante a été refusée. Rien n’a été enregistré.',
+    no_such_receipt: 'Aucun ticket de ce numéro sur cette caisse.',
     offline_payment_refused: 'Ce paiement ne peut pas être encaissé tant que le service est injoignable, selon les règles de cette caisse.',
     gift_card_unknown: 'Cette carte cadeau est inconnue de cette caisse, et le service est injoignable pour la chercher.',
     no_such_item: 'Cette opération n’est plus dans la file d’attente.',

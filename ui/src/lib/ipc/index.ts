@@ -3,6 +3,19 @@
 import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import type { Abilities } from './bindings/Abilities';
+import type { JobId } from './bindings/JobId';
+import type { Language } from './bindings/Language';
+import type { JobState } from './bindings/JobState';
+import type { Paper } from './bindings/Paper';
+import type { PaperLine } from './bindings/PaperLine';
+import type { Preview } from './bindings/Preview';
+import type { PrintJob } from './bindings/PrintJob';
+import type { PrinterAddress } from './bindings/PrinterAddress';
+import type { PrinterAddressError } from './bindings/PrinterAddressError';
+import type { PrinterReport } from './bindings/PrinterReport';
+import type { PrinterSetup } from './bindings/PrinterSetup';
+import type { PrinterState } from './bindings/PrinterState';
+import type { ReceiptKind } from './bindings/ReceiptKind';
 import type { Business } from './bindings/Business';
 import type { ZoomChange } from './bindings/ZoomChange';
 import type { IssuedCard } from './bindings/IssuedCard';
@@ -98,6 +111,19 @@ import type { WriteView } from './bindings/WriteView';
 
 export type {
   Abilities,
+  JobId,
+  JobState,
+  Language,
+  Paper,
+  PaperLine,
+  Preview,
+  PrintJob,
+  PrinterAddress,
+  PrinterAddressError,
+  PrinterReport,
+  PrinterSetup,
+  PrinterState,
+  ReceiptKind,
   Business,
   ZoomChange,
   IssuedCard,
@@ -501,6 +527,61 @@ export function managerLeaves(): Promise<void> {
 }
 
 /** Listens to the core's events (connectivity, queue counts, items, sync progress). */
+/** The receipt printer set up at this till, if any. */
+export function printer(): Promise<PrinterSetup | null> {
+  return call<PrinterSetup | null>('printer');
+}
+
+/** Sets up the receipt printer, or none (a manager's). */
+export function setPrinter(setup: PrinterSetup | null): Promise<void> {
+  return call<void>('set_printer', { setup });
+}
+
+/** The printer's state, asked now, and the receipts waiting for it. */
+export function printerReport(): Promise<PrinterReport> {
+  return call<PrinterReport>('printer_report');
+}
+
+/** Prints a test page (a manager's). */
+export function printTest(): Promise<JobId> {
+  return call<JobId>('print_test');
+}
+
+/** Prints a loyalty card's slip: the customer's progress to their reward. */
+export function printSlip(card: string): Promise<JobId> {
+  return call<JobId>('print_slip', { card });
+}
+
+/** Prints a receipt again, as a new job. */
+export function reprint(job: JobId): Promise<JobId> {
+  return call<JobId>('reprint', { job });
+}
+
+/** Takes a receipt off the printer's queue unprinted (a manager's). */
+export function cancelPrint(job: JobId): Promise<void> {
+  return call<void>('cancel_print', { job });
+}
+
+/** This till's receipts, newest first. */
+export function receipts(): Promise<PrintJob[]> {
+  return call<PrintJob[]>('receipts');
+}
+
+/** The receipt a write's answer made (a payment's, a voucher), if any. */
+export function receiptOf(item: ItemId): Promise<JobId | null> {
+  return call<JobId | null>('receipt_of', { item });
+}
+
+/** A receipt laid out exactly as it prints. */
+export function receiptPreview(job: JobId): Promise<Preview> {
+  return call<Preview>('receipt_preview', { job });
+}
+
+/** Tells the till the language it speaks: receipts print in it. */
+export function setTillLanguage(language: Language): Promise<void> {
+  return call<void>('set_till_language', { language });
+}
+
 export function onCoreEvent(handler: (event: CoreEvent) => void): Promise<UnlistenFn> {
   return listen<CoreEvent>('core-event', (event) => handler(event.payload));
 }

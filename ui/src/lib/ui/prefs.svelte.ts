@@ -1,6 +1,7 @@
 // The till's display preferences, shared by every screen: the language (from the
 // system's, switchable in settings, remembered on this computer).
 import { loadLanguage } from '../i18n/catalogue';
+import { setTillLanguage } from '../ipc';
 import { asLang, systemLang, type Lang } from '../i18n/problems';
 
 const STORED = 'loyalty-counter.lang';
@@ -43,6 +44,9 @@ export async function setLang(lang: Lang): Promise<void> {
   } catch {
     // Private storage may be unavailable: the choice lasts for this run.
   }
+  setTillLanguage(lang).catch(() => {
+    // The till keeps the language it was told last; receipts print in that.
+  });
 }
 
 /** Speaks `lang` for now, not remembered: a kiosk's customer's choice, for their visit. */
@@ -53,4 +57,11 @@ export async function speakForNow(lang: Lang): Promise<void> {
 /** Back to the till's own language, the one remembered (a kiosk between customers). */
 export async function speakTillLanguage(): Promise<void> {
   await speak(initial());
+}
+
+/** Tells the till the language it speaks, the one remembered: receipts print in it. */
+export function tellTheTill(): void {
+  setTillLanguage(initial()).catch(() => {
+    // As above.
+  });
 }

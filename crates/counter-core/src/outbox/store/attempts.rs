@@ -109,7 +109,7 @@ pub(crate) fn stamp_unrecorded_key(
     )
 }
 
-/// The service accepted the write.
+/// The service accepted the write. False when it was no longer open (closed already).
 pub(crate) fn mark_done(
     conn: &Connection,
     id: ItemId,
@@ -117,8 +117,8 @@ pub(crate) fn mark_done(
     replayed: bool,
     request_id: Option<&str>,
     now: Timestamp,
-) -> rusqlite::Result<()> {
-    conn.execute(
+) -> rusqlite::Result<bool> {
+    let changed = conn.execute(
         "UPDATE outbox SET state = 'done', answer = ?2, replayed = ?3, request_id = ?4,
              closed_at = ?5, last_error = NULL
          WHERE id = ?1 AND state IN ('queued', 'sending')",
@@ -130,7 +130,7 @@ pub(crate) fn mark_done(
             ts(now)
         ],
     )?;
-    Ok(())
+    Ok(changed == 1)
 }
 
 /// The service refused the write for good.

@@ -2,6 +2,7 @@
 import type { Connectivity } from "./Connectivity";
 import type { ItemId } from "./ItemId";
 import type { ItemState } from "./ItemState";
+import type { PrinterState } from "./PrinterState";
 
 /**
  * A core event, as the UI hears it on `core-event`.
@@ -50,4 +51,12 @@ warning: boolean, } | { "type": "key_storage_warning",
 /**
  * The file.
  */
-path: string, };
+path: string, } | { "type": "printer", 
+/**
+ * What the printer said at the last ask.
+ */
+state: PrinterState, 
+/**
+ * Receipts waiting for it.
+ */
+waiting: number, };

@@ -7,4 +7,4 @@ export type NotAllowed = { "kind": "may_have_arrived" } | { "kind": "no_decision
 /**
  * What was given (cut to 8 characters).
  */
-given: string, };
+given: string, } | { "kind": "no_printer" } | { "kind": "not_waiting_to_print" };

@@ -1,0 +1,274 @@
+//! Receipts at the counter: the printer a manager sets up, the receipts a cashier
+//! prints or prints again, their previews, and the task that prints the queue.
+
+use jiff::tz::TimeZone;
+
+use super::*;
+use crate::receipts::{
+    self, JobId, Language, Paper, PrintJob, PrinterReport, PrinterSetup, PrinterState, Receipt,
+    device, jobs,
+};
+
+/// How long the printer task waits before asking a printer that could not print again.
+const RETRY: Duration = Duration::from_secs(2);
+/// The most receipts the Receipts screen lists.
+const LISTED: u32 = 200;
+
+impl Counter {
+    /// The printer set up at this till, if any.
+    pub fn printer(&self) -> Result<Option<PrinterSetup>, Error> {
+        self.staff()?;
+        Ok(self.settings()?.printer)
+    }
+
+    /// Sets up the receipt printer (a manager's), or none. Receipts waiting for a
+    /// printer go to this one.
+    pub fn set_printer(&self, setup: Option<PrinterSetup>) -> Result<(), Error> {
+        self.staff()?;
+        let setup = setup
+            .map(|s| -> Result<PrinterSetup, Error> {
+                Ok(PrinterSetup {
+                    address: s.address.checked()?,
+                    paper: s.paper,
+                })
+            })
+            .transpose()?;
+        self.as_manager()?;
+        self.change_settings(|saved| saved.printer = setup)?;
+        self.core.printer.wake.notify_one();
+        Ok(())
+    }
+
+    /// The printer's state, asked now, and the receipts waiting for it.
+    pub async fn printer_report(&self) -> Result<PrinterReport, Error> {
+        self.staff()?;
+        let state = match self.settings()?.printer {
+            Some(setup) => device::state(&setup.address).await,
+            None => PrinterState::NotSetUp,
+        };
+        set_printer_state(&self.core, state);
+        report(&self.core)
+    }
+
+    /// Prints a test page (a manager's, from Settings).
+    pub fn print_test(&self) -> Result<JobId, Error> {
+        self.staff()?;
+        self.as_manager()?;
+        self.print(|heading| Receipt::Test { heading })
+    }
+
+    /// Prints a loyalty slip of `card`: the customer's progress to their reward, as
+    /// this till knows it (its pass read now when the till has not yet).
+    pub async fn print_slip(&self, card: &CardId) -> Result<JobId, Error> {
+        self.staff()?;
+        input::card(card)?;
+        self.printer_set_up()?;
+        let known = self
+            .cached_card(card)?
+            .ok_or(NotAllowed::NotACardOfThisBusiness)?;
+        if self.progress(&known.card).is_none() {
+            let _ = tokio::time::timeout(
+                self.core.config.interactive_wait,
+                self.learn_pass(&known.card.pass_id),
+            )
+            .await;
+        }
+        let progress = self.progress(&known.card);
+        self.print(|heading| Receipt::LoyaltySlip {
+            heading,
+            name: known.customer.and_then(|c| c.name),
+            progress,
+            card_end: receipts::last_four(card.as_str()),
+        })
+    }
+
+    /// Prints `job`'s receipt again, as a new job.
+    pub fn reprint(&self, job: JobId) -> Result<JobId, Error> {
+        self.staff()?;
+        let stored = jobs::get(&self.core.db(), job)?.ok_or(Error::NoSuchReceipt)?;
+        self.printer_set_up()?;
+        let db = self.core.db();
+        let id = jobs::enqueue(
+            &db,
+            &stored.receipt,
+            stored.language,
+            None,
+            Some(job),
+            self.core.now(),
+        )?
+        .ok_or(Error::NoSuchReceipt)?;
+        drop(db);
+        self.printing_changed();
+        Ok(id)
+    }
+
+    /// Takes a receipt off the printer's queue unprinted (a manager's: a printer gone
+    /// for good).
+    pub fn cancel_print(&self, job: JobId) -> Result<(), Error> {
+        self.staff()?;
+        jobs::get(&self.core.db(), job)?.ok_or(Error::NoSuchReceipt)?;
+        self.as_manager()?;
+        if !jobs::cancel(&self.core.db(), job)? {
+            return Err(NotAllowed::NotWaitingToPrint.into());
+        }
+        self.printing_changed();
+        Ok(())
+    }
+
+    /// The receipts of this till, newest first.
+    pub fn receipts(&self) -> Result<Vec<PrintJob>, Error> {
+        self.staff()?;
+        Ok(jobs::list(&self.core.db(), LISTED)?)
+    }
+
+    /// The receipt a write's answer made (a payment's, a voucher), if any.
+    pub fn receipt_of(&self, item: ItemId) -> Result<Option<JobId>, Error> {
+        self.staff()?;
+        Ok(jobs::of_item(&self.core.db(), item)?)
+    }
+
+    /// `job`'s receipt laid out as it prints on this till's paper.
+    pub fn receipt_preview(&self, job: JobId) -> Result<receipts::Preview, Error> {
+        self.staff()?;
+        let stored = jobs::get(&self.core.db(), job)?.ok_or(Error::NoSuchReceipt)?;
+        let paper = self
+            .settings()?
+            .printer
+            .map_or(Paper::default(), |p| p.paper);
+        Ok(stored
+            .receipt
+            .lay_out(paper, stored.language, &TimeZone::system()))
+    }
+
+    /// Tells the core the language the till speaks: receipts print in it.
+    pub fn set_language(&self, language: Language) -> Result<(), Error> {
+        let code = match language {
+            Language::En => "en",
+            Language::Fr => "fr",
+        };
+        if self.settings()?.language.as_deref() != Some(code) {
+            self.change_settings(|saved| saved.language = Some(code.to_owned()))?;
+        }
+        Ok(())
+    }
+
+    fn printer_set_up(&self) -> Result<(), Error> {
+        match self.settings()?.printer {
+            Some(_) => Ok(()),
+            None => Err(NotAllowed::NoPrinter.into()),
+        }
+    }
+
+    /// Stores a receipt made now for the printer set up here.
+    fn print(&self, receipt: impl FnOnce(receipts::Heading) -> Receipt) -> Result<JobId, Error> {
+        self.printer_set_up()?;
+        let db = self.core.db();
+        let (heading, language) = jobs::heading(&db, self.core.now())?;
+        let id = jobs::enqueue(
+            &db,
+            &receipt(heading),
+            language,
+            None,
+            None,
+            self.core.now(),
+        )?
+        .ok_or(Error::NoSuchReceipt)?;
+        drop(db);
+        self.printing_changed();
+        Ok(id)
+    }
+
+    fn printing_changed(&self) {
+        self.core.printer.wake.notify_one();
+        if let Ok(report) = report(&self.core) {
+            self.core.events.publish(Event::Printer(report));
+        }
+    }
+}
+
+fn report(core: &Core) -> Result<PrinterReport, Error> {
+    Ok(PrinterReport {
+        state: *core.printer.state.lock().unwrap_or_else(|p| p.into_inner()),
+        waiting: jobs::queued(&core.db())?,
+    })
+}
+
+/// Keeps the printer's state, and tells the screens when it changed.
+fn set_printer_state(core: &Core, state: PrinterState) {
+    let changed = {
+        let mut kept = core.printer.state.lock().unwrap_or_else(|p| p.into_inner());
+        std::mem::replace(&mut *kept, state) != state
+    };
+    if changed && let Ok(report) = report(core) {
+        core.events.publish(Event::Printer(report));
+    }
+}
+
+/// The printer task: prints the queue, oldest first, each job once, while the printer
+/// says it can print; asks again every [`RETRY`] while jobs wait and it cannot.
+pub(crate) async fn run_printer(core: Arc<Core>) {
+    loop {
+        let waited = match print_next(&core).await {
+            Ok(Next::Printed) => {
+                if let Ok(report) = report(&core) {
+                    core.events.publish(Event::Printer(report));
+                }
+                continue;
+            }
+            Ok(Next::Idle) => None,
+            Ok(Next::Retry) => Some(RETRY),
+            Err(err) => {
+                tracing::warn!(%err, "the print queue could not be read");
+                Some(RETRY)
+            }
+        };
+        match waited {
+            Some(wait) => {
+                let _ = tokio::time::timeout(wait, core.printer.wake.notified()).await;
+            }
+            None => core.printer.wake.notified().await,
+        }
+    }
+}
+
+enum Next {
+    Printed,
+    Idle,
+    Retry,
+}
+
+async fn print_next(core: &Core) -> Result<Next, Error> {
+    let (setup, job) = {
+        let db = core.db();
+        (settings::load(&db)?.printer, jobs::next_queued(&db)?)
+    };
+    let Some(setup) = setup else {
+        set_printer_state(core, PrinterState::NotSetUp);
+        return Ok(Next::Idle);
+    };
+    let Some(job) = job else {
+        return Ok(Next::Idle);
+    };
+    let lines = job
+        .receipt
+        .lay_out(setup.paper, job.language, &TimeZone::system());
+    let bytes = receipts::escpos::encode(&lines);
+    Ok(match device::print(&setup.address, &bytes).await {
+        device::Sent::Printed => {
+            jobs::mark_printed(&core.db(), job.job.id, core.now())?;
+            set_printer_state(core, PrinterState::Ready);
+            tracing::info!(job = job.job.id.0, "receipt printed");
+            Next::Printed
+        }
+        device::Sent::NotNow(state) => {
+            set_printer_state(core, state);
+            Next::Retry
+        }
+        device::Sent::Failed(state, error) => {
+            jobs::attempt_failed(&core.db(), job.job.id, &error)?;
+            set_printer_state(core, state);
+            tracing::info!(job = job.job.id.0, %error, "the receipt will be sent again");
+            Next::Retry
+        }
+    })
+}

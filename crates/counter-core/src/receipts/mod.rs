@@ -1,0 +1,230 @@
+//! Receipts: what the till prints on a thermal ESC/POS printer, and shows as a preview.
+//!
+//! A [`Receipt`] holds the facts (a payment, a voucher, a loyalty slip, a test page);
+//! [`Receipt::lay_out`] turns them into the lines on paper, in the till's language and
+//! for the paper's width. The preview on screen and the printer's bytes
+//! ([`escpos::encode`]) are both drawn from those lines, so what the cashier sees is
+//! what comes out. Jobs are kept in SQLite ([`jobs`]) and printed once by the till's
+//! printer task (`Counter`'s), whatever the printer's state when they were made.
+//!
+//! The printer's words are here, not in the UI: the receipt is a document the till
+//! prints without a window, and the preview must show the very same text.
+
+use jiff::Timestamp;
+use loyalty_api::{Currency, GiftCardId};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+use crate::counter::Progress;
+
+pub(crate) mod device;
+pub mod escpos;
+pub(crate) mod jobs;
+mod layout;
+mod words;
+
+pub use device::{PrinterAddress, PrinterAddressError, PrinterState};
+pub use jobs::{JobId, JobState, PrintJob};
+pub use layout::{Align, PaperLine};
+
+/// What the printer task shares with the rest of the till: a bell to ring when a job
+/// is stored or the printer changed, and the printer's state at its last ask.
+#[derive(Debug)]
+pub(crate) struct Printing {
+    pub wake: tokio::sync::Notify,
+    pub state: std::sync::Mutex<PrinterState>,
+}
+
+impl Printing {
+    pub(crate) fn new() -> Self {
+        Self {
+            wake: tokio::sync::Notify::new(),
+            state: std::sync::Mutex::new(PrinterState::Unknown),
+        }
+    }
+}
+
+for_the_ui! {
+/// The printer's state and the jobs waiting for it, as the counter shows them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PrinterReport {
+    /// What the printer said at the last ask.
+    pub state: PrinterState,
+    /// Receipts waiting for it.
+    pub waiting: u32,
+}
+}
+
+for_the_ui! {
+/// The paper roll's width.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Paper {
+    /// 58 mm: 384 dots at 203 dpi, 32 columns of the printer's font A.
+    Mm58,
+    /// 80 mm: 576 dots, 48 columns.
+    #[default]
+    Mm80,
+}
+}
+
+impl Paper {
+    /// Characters of font A on one line.
+    pub fn columns(self) -> usize {
+        match self {
+            Paper::Mm58 => 32,
+            Paper::Mm80 => 48,
+        }
+    }
+}
+
+for_the_ui! {
+/// The language a receipt is printed in: the till's.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Language {
+    /// English.
+    #[default]
+    En,
+    /// French.
+    Fr,
+}
+}
+
+impl Language {
+    /// The language of a language code (`fr`, `fr-CA`); English for any other.
+    pub fn of_code(code: &str) -> Self {
+        let primary = code.split(['-', '_']).next().unwrap_or_default();
+        if primary.eq_ignore_ascii_case("fr") {
+            Language::Fr
+        } else {
+            Language::En
+        }
+    }
+}
+
+for_the_ui! {
+/// The printer a manager set up at this till.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PrinterSetup {
+    /// Where it is.
+    pub address: PrinterAddress,
+    /// Its paper.
+    pub paper: Paper,
+}
+}
+
+/// The top of every receipt: who printed it, where and when.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Heading {
+    /// The shop (the business's name).
+    pub shop: String,
+    /// The till's location, when one is set.
+    pub location: Option<String>,
+    /// When it happened, shown in the till's time zone.
+    pub at: Timestamp,
+}
+
+/// Money as printed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Money {
+    /// The amount, exactly.
+    #[serde(with = "loyalty_api::decimal_string")]
+    pub amount: Decimal,
+    /// Its currency.
+    pub currency: Currency,
+}
+
+/// What a receipt says: the facts, laid out when printed or previewed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Receipt {
+    /// After a gift-card payment.
+    Payment {
+        /// Shop, place, time.
+        heading: Heading,
+        /// The amount taken.
+        taken: Money,
+        /// The balance left on the card.
+        #[serde(with = "loyalty_api::decimal_string")]
+        balance_after: Decimal,
+        /// The business's ticket number, when the cashier gave one.
+        ticket: Option<String>,
+        /// The card's id cut to its last four characters.
+        card_end: String,
+    },
+    /// After a gift card is issued: the card, to hand over or to post.
+    Voucher {
+        /// Shop, place, time.
+        heading: Heading,
+        /// What it holds.
+        amount: Money,
+        /// Who it is for.
+        recipient: Option<String>,
+        /// The card: printed as a QR code the counter scans, and as text.
+        gift_card: GiftCardId,
+    },
+    /// A loyalty card's progress, at the counter on request.
+    LoyaltySlip {
+        /// Shop, place, time.
+        heading: Heading,
+        /// The customer's name, when known.
+        name: Option<String>,
+        /// Where the card stands (None when its pass is not known at this till).
+        progress: Option<Progress>,
+        /// The card's id cut to its last four characters.
+        card_end: String,
+    },
+    /// A manager's test print: the width, the accents, the QR code.
+    Test {
+        /// Shop, place, time.
+        heading: Heading,
+    },
+}
+
+for_the_ui! {
+/// Which receipt a job prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReceiptKind {
+    /// A gift-card payment's receipt.
+    Payment,
+    /// A gift card's voucher.
+    Voucher,
+    /// A loyalty slip.
+    LoyaltySlip,
+    /// A test print.
+    Test,
+}
+}
+
+impl Receipt {
+    /// Which receipt this is.
+    pub fn kind(&self) -> ReceiptKind {
+        match self {
+            Receipt::Payment { .. } => ReceiptKind::Payment,
+            Receipt::Voucher { .. } => ReceiptKind::Voucher,
+            Receipt::LoyaltySlip { .. } => ReceiptKind::LoyaltySlip,
+            Receipt::Test { .. } => ReceiptKind::Test,
+        }
+    }
+}
+
+/// The last four characters of an id, the most a receipt shows of a card a customer
+/// pays with.
+pub fn last_four(id: &str) -> String {
+    let chars: Vec<char> = id.chars().collect();
+    chars[chars.len().saturating_sub(4)..].iter().collect()
+}
+
+for_the_ui! {
+/// A receipt laid out for the paper: what the preview draws, line for line as printed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Preview {
+    /// Characters on one line of this paper.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub columns: usize,
+    /// The lines, top to bottom.
+    pub lines: Vec<PaperLine>,
+}
+}

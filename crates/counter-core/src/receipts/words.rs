@@ -1,0 +1,81 @@
+//! The printed words, in the languages the till speaks.
+
+use super::Language;
+
+/// Every word a receipt prints.
+#[derive(Debug)]
+pub(super) struct Words {
+    pub payment: &'static str,
+    pub card: &'static str,
+    pub ticket: &'static str,
+    pub taken: &'static str,
+    pub balance_left: &'static str,
+    pub voucher: &'static str,
+    pub voucher_for: &'static str,
+    pub voucher_use: &'static str,
+    pub slip: &'static str,
+    pub visits: &'static str,
+    pub points: &'static str,
+    pub rewards_ready: &'static str,
+    /// "{n} more {unit} to: {reward}".
+    pub to_go: fn(i64, &str, &str) -> String,
+    pub reward_earned: &'static str,
+    pub pass_unknown: &'static str,
+    pub test: &'static str,
+    pub test_width: &'static str,
+    pub test_accents: &'static str,
+    pub thanks: &'static str,
+}
+
+const EN: Words = Words {
+    payment: "GIFT CARD PAYMENT",
+    card: "Card",
+    ticket: "Ticket",
+    taken: "Amount taken",
+    balance_left: "Balance left",
+    voucher: "GIFT VOUCHER",
+    voucher_for: "For",
+    voucher_use: "Show this code at the counter to pay with it.",
+    slip: "LOYALTY CARD",
+    visits: "Visits",
+    points: "Points",
+    rewards_ready: "Rewards ready",
+    to_go: |n, unit, reward| format!("{n} more {unit} to: {reward}"),
+    reward_earned: "Reward earned:",
+    pass_unknown: "Progress shown at the counter.",
+    test: "TEST PRINT",
+    test_width: "The line below fills the paper:",
+    test_accents: "Accents:",
+    thanks: "Thank you!",
+};
+
+const FR: Words = Words {
+    payment: "PAIEMENT CARTE CADEAU",
+    card: "Carte",
+    ticket: "Ticket",
+    taken: "Montant débité",
+    balance_left: "Solde restant",
+    voucher: "BON CADEAU",
+    voucher_for: "Pour",
+    voucher_use: "Présentez ce code en caisse pour payer avec.",
+    slip: "CARTE DE FIDÉLITÉ",
+    visits: "Visites",
+    points: "Points",
+    rewards_ready: "Récompenses à retirer",
+    to_go: |n, unit, reward| format!("Encore {n} {unit} pour : {reward}"),
+    reward_earned: "Récompense gagnée :",
+    pass_unknown: "Progression affichée en caisse.",
+    test: "IMPRESSION DE TEST",
+    test_width: "La ligne ci-dessous remplit le papier :",
+    test_accents: "Accents :",
+    thanks: "Merci !",
+};
+
+impl Language {
+    pub(super) fn words(self) -> &'static Words {
+        match self {
+            Language::En => &EN,
+            Language::Fr => &FR,
+        }
+    }
+}

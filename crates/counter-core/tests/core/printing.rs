@@ -1,0 +1,407 @@
+//! Receipts on a fake ESC/POS printer on a loopback port: what came out on "paper" is
+//! decoded and judged (each receipt once, every line within the paper, the accents,
+//! the cut, the voucher's QR code), whatever the printer's state when it was made.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use counter_core::receipts::{
+    JobState, Language, Paper, PrinterAddress, PrinterSetup, PrinterState,
+};
+use counter_core::{
+    Counter, Error, ErrorCode, GiftCardIssue, NotAllowed, Outcome, PaymentOutcome, PinFor,
+    ScanFound,
+};
+use fake_printer::{BarcodeKind, Condition, FakePrinter, Receipt};
+use loyalty_api::{GiftCardId, ScanAction};
+use rust_decimal::Decimal;
+
+use crate::Env;
+
+const PIN: &str = "2468";
+
+/// A till with a manager's visit open and `printer` set up on `paper`, speaking `language`.
+async fn till_with(env: &Env, printer: &FakePrinter, paper: Paper, language: Language) -> Counter {
+    let counter = env.counter().await;
+    counter.set_pin(PIN, PinFor::Visit).unwrap();
+    counter
+        .set_printer(Some(PrinterSetup {
+            address: PrinterAddress::Network {
+                host: "127.0.0.1".into(),
+                port: printer.addr().port(),
+            },
+            paper,
+        }))
+        .unwrap();
+    counter.set_language(language).unwrap();
+    counter
+}
+
+/// Waits (off the runtime's threads) until `n` receipts were cut, and returns them all.
+async fn receipts(printer: &Arc<FakePrinter>, n: usize, wait: Duration) -> Vec<Receipt> {
+    let printer = printer.clone();
+    tokio::task::spawn_blocking(move || printer.wait_for_receipts(n, wait))
+        .await
+        .unwrap()
+        .expect("what the printer received decodes")
+}
+
+fn fits(receipt: &Receipt, paper: Paper) {
+    for line in &receipt.lines {
+        assert!(
+            line.columns() <= paper.columns(),
+            "{:?} is wider than {paper:?}",
+            line.text
+        );
+    }
+    assert!(receipt.cut, "{receipt:?}");
+    assert_eq!(receipt.code_page, 19, "PC858, for the accents and €");
+}
+
+async fn pay(counter: &Counter, gift: &GiftCardId, amount: &str, ticket: &str) {
+    let paid = counter
+        .take_payment(gift.clone(), amount, Some(ticket.into()))
+        .await
+        .unwrap();
+    assert!(matches!(paid, PaymentOutcome::Done { .. }), "{paid:?}");
+}
+
+async fn state_becomes(counter: &Counter, wanted: PrinterState) {
+    for _ in 0..100 {
+        if counter.printer_report().await.unwrap().state == wanted {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the printer never said {wanted:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_payment_prints_one_receipt_of_what_was_taken_and_what_is_left() {
+    let env = Env::start().await;
+    let printer = Arc::new(FakePrinter::start().unwrap());
+    let counter = till_with(&env, &printer, Paper::Mm58, Language::Fr).await;
+    let gift = env.gift_card(50).await;
+    pay(&counter, &gift, "20", "T-1042").await;
+
+    let paper = receipts(&printer, 1, Duration::from_secs(10)).await;
+    assert_eq!(paper.len(), 1, "{paper:#?}");
+    let receipt = &paper[0];
+    fits(receipt, Paper::Mm58);
+    let text = receipt.text().join("\n");
+    assert!(receipt.contains("PAIEMENT CARTE CADEAU"), "{text}");
+    let end: String = gift
+        .as_str()
+        .chars()
+        .rev()
+        .take(4)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    for wanted in [
+        format!("****{end}"),
+        "T-1042".into(),
+        "Montant débité".into(),
+        "20,00 €".into(),
+        "Solde restant".into(),
+        "30,00 €".into(),
+    ] {
+        assert!(receipt.contains(&wanted), "{wanted:?} missing from\n{text}");
+    }
+    assert!(
+        !receipt.contains(gift.as_str()),
+        "the whole card id is on the receipt:\n{text}"
+    );
+    // The server took exactly that, once.
+    let card = env.api_get(&format!("/v1/gift_cards/{gift}")).await;
+    assert_eq!(card["balance"], "30.00");
+
+    // Printed once: later rounds of the printer task send nothing more.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert_eq!(printer.paper().unwrap().len(), 1);
+    let jobs = counter.receipts().unwrap();
+    assert_eq!(jobs.len(), 1);
+    assert_eq!(jobs[0].state, JobState::Printed);
+    // The preview is the same lines as the paper.
+    let preview = counter.receipt_preview(jobs[0].id).unwrap();
+    let previewed: Vec<String> = preview
+        .lines
+        .iter()
+        .filter_map(|line| match line {
+            counter_core::receipts::PaperLine::Text { text, .. } => Some(text.clone()),
+            counter_core::receipts::PaperLine::Qr { .. } => None,
+        })
+        .collect();
+    // The paper's last lines are the feed before the cut.
+    let mut printed = receipt.text();
+    while printed.last().is_some_and(|line| line.is_empty()) {
+        printed.pop();
+    }
+    assert_eq!(previewed, printed);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_receipt_made_while_the_printer_is_off_prints_once_when_it_is_back() {
+    let env = Env::start().await;
+    let printer = Arc::new(FakePrinter::start().unwrap());
+    let counter = till_with(&env, &printer, Paper::Mm80, Language::En).await;
+    printer.set_condition(Condition::Off);
+    let gift = env.gift_card(40).await;
+    pay(&counter, &gift, "15", "A-1").await;
+
+    state_becomes(&counter, PrinterState::Unreachable).await;
+    let report = counter.printer_report().await.unwrap();
+    assert_eq!(report.waiting, 1);
+    assert!(printer.printed().is_empty());
+
+    printer.set_condition(Condition::Online);
+    let paper = receipts(&printer, 1, Duration::from_secs(10)).await;
+    assert_eq!(paper.len(), 1);
+    fits(&paper[0], Paper::Mm80);
+    assert!(paper[0].contains("Balance left"), "{:?}", paper[0].text());
+    assert!(paper[0].contains("€25.00"), "{:?}", paper[0].text());
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert_eq!(printer.paper().unwrap().len(), 1, "printed twice");
+    assert_eq!(counter.printer_report().await.unwrap().waiting, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn paper_out_is_said_and_the_receipt_prints_once_paper_is_back() {
+    let env = Env::start().await;
+    let printer = Arc::new(FakePrinter::start().unwrap());
+    let counter = till_with(&env, &printer, Paper::Mm80, Language::En).await;
+    printer.set_condition(Condition::PaperOut);
+    let gift = env.gift_card(40).await;
+    pay(&counter, &gift, "10", "P-1").await;
+
+    state_becomes(&counter, PrinterState::PaperOut).await;
+    // Asked while out of paper, the printer was sent no job: it would keep it and print
+    // it twice once paper is back.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    printer.set_condition(Condition::Online);
+    let paper = receipts(&printer, 1, Duration::from_secs(10)).await;
+    assert_eq!(paper.len(), 1, "{paper:#?}");
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert_eq!(printer.paper().unwrap().len(), 1, "printed twice");
+
+    // The cover open is said too, and a printer that answers nothing is not sent jobs.
+    printer.set_condition(Condition::CoverOpen);
+    state_becomes(&counter, PrinterState::CoverOpen).await;
+    printer.set_condition(Condition::Silent);
+    counter.print_test().unwrap();
+    state_becomes(&counter, PrinterState::NoAnswer).await;
+    assert_eq!(printer.paper().unwrap().len(), 1);
+}
+
+/// `data` drawn as a QR code image, as a camera would see it, and read back.
+fn read_qr_drawn(data: &str) -> String {
+    let code = qrcode::QrCode::new(data.as_bytes()).unwrap();
+    let width = code.width();
+    let colors = code.to_colors();
+    let (scale, quiet) = (6, 4);
+    let side = (width + 2 * quiet) * scale;
+    let mut image = rqrr::PreparedImage::prepare_from_greyscale(side, side, |x, y| {
+        let (mx, my) = (
+            (x / scale).wrapping_sub(quiet),
+            (y / scale).wrapping_sub(quiet),
+        );
+        if mx < width && my < width && colors[my * width + mx] == qrcode::Color::Dark {
+            0
+        } else {
+            255
+        }
+    });
+    let grids = image.detect_grids();
+    assert_eq!(grids.len(), 1);
+    grids[0].decode().unwrap().1
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_voucher_carries_the_gift_cards_id_as_a_qr_code_the_counter_opens() {
+    let env = Env::start().await;
+    let printer = Arc::new(FakePrinter::start().unwrap());
+    let counter = till_with(&env, &printer, Paper::Mm80, Language::En).await;
+    let issued = counter
+        .issue_gift_card(GiftCardIssue {
+            amount: "25".into(),
+            currency: "EUR".into(),
+            locale: "en".into(),
+            recipient_name: "Zoë Martin".into(),
+            recipient_email: "zoe@example.com".into(),
+        })
+        .await
+        .unwrap();
+    let Outcome::Done { answer, .. } = issued else {
+        panic!("{issued:?}");
+    };
+    let paper = receipts(&printer, 1, Duration::from_secs(10)).await;
+    assert_eq!(paper.len(), 1);
+    let voucher = &paper[0];
+    fits(voucher, Paper::Mm80);
+    assert!(voucher.contains("GIFT VOUCHER") && voucher.contains("€25.00"));
+    assert!(voucher.contains("For Zoë Martin"), "{:?}", voucher.text());
+    assert_eq!(voucher.barcodes.len(), 1);
+    let qr = &voucher.barcodes[0];
+    assert_eq!(qr.kind, BarcodeKind::QrModel2);
+    assert_eq!(qr.data, answer.gift_card.id.as_str());
+
+    // The code, drawn and read as a scanner would, opens that gift card at the counter.
+    let scanned = read_qr_drawn(&qr.data);
+    match counter.read_scan(&scanned).await.unwrap() {
+        ScanFound::GiftCard { id, .. } => assert_eq!(id, answer.gift_card.id),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_loyalty_slip_shows_the_progress_and_prints_again_on_request() {
+    let env = Env::start().await;
+    let printer = Arc::new(FakePrinter::start().unwrap());
+    let counter = till_with(&env, &printer, Paper::Mm58, Language::Fr).await;
+    let (card, _) = env.new_visit_card().await;
+    counter
+        .record_scan(card.clone(), ScanAction::Visit, None)
+        .await
+        .unwrap();
+    counter.read_card(&card).await.unwrap();
+    let slip = counter.print_slip(&card).await.unwrap();
+    let paper = receipts(&printer, 1, Duration::from_secs(10)).await;
+    let text = paper[0].text().join("\n");
+    fits(&paper[0], Paper::Mm58);
+    assert!(paper[0].contains("CARTE DE FIDÉLITÉ"), "{text}");
+    assert!(paper[0].contains("1 / 10"), "{text}");
+    assert!(paper[0].contains("Encore 9 visites pour"), "{text}");
+
+    let again = counter.reprint(slip).unwrap();
+    assert_ne!(again, slip);
+    let paper = receipts(&printer, 2, Duration::from_secs(10)).await;
+    assert_eq!(paper.len(), 2);
+    assert_eq!(paper[0].text(), paper[1].text());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_printer_receipts_are_kept_and_printing_is_refused_in_words() {
+    let env = Env::start().await;
+    let counter = env.counter().await;
+    let gift = env.gift_card(30).await;
+    pay(&counter, &gift, "5", "K-1").await;
+    let jobs = counter.receipts().unwrap();
+    assert_eq!(jobs.len(), 1);
+    assert_eq!(jobs[0].state, JobState::Kept);
+    assert!(counter.receipt_preview(jobs[0].id).is_ok());
+    let refused = counter.reprint(jobs[0].id).unwrap_err();
+    assert!(
+        matches!(refused, Error::NotAllowed(NotAllowed::NoPrinter)),
+        "{refused:?}"
+    );
+    let (card, _) = env.new_card().await;
+    counter.sync(None).await.unwrap();
+    assert!(matches!(
+        counter.print_slip(&card).await,
+        Err(Error::NotAllowed(NotAllowed::NoPrinter))
+    ));
+    assert_eq!(
+        counter
+            .reprint(counter_core::receipts::JobId(999))
+            .unwrap_err()
+            .code(),
+        ErrorCode::NoSuchReceipt
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cashier_without_the_pin_cannot_set_up_a_printer_and_bad_addresses_change_nothing() {
+    let env = Env::start().await;
+    let counter = env.counter().await;
+    counter.set_pin(PIN, PinFor::OneAction).unwrap();
+    counter.manager_leaves();
+    let setup = |address| PrinterSetup {
+        address,
+        paper: Paper::Mm80,
+    };
+    let cashier = counter.set_printer(Some(setup(PrinterAddress::Network {
+        host: "127.0.0.1".into(),
+        port: 9100,
+    })));
+    assert_eq!(cashier.unwrap_err().code(), ErrorCode::PinRefused);
+    for bad in [
+        PrinterAddress::Network {
+            host: "".into(),
+            port: 9100,
+        },
+        PrinterAddress::Network {
+            host: "a b".into(),
+            port: 9100,
+        },
+        PrinterAddress::Network {
+            host: "printer".into(),
+            port: 0,
+        },
+        PrinterAddress::Device {
+            path: "/etc/passwd".into(),
+        },
+    ] {
+        assert_eq!(
+            counter
+                .set_printer(Some(setup(bad.clone())))
+                .unwrap_err()
+                .code(),
+            ErrorCode::InvalidPrinter,
+            "{bad:?}"
+        );
+    }
+    assert_eq!(counter.printer().unwrap(), None);
+    assert!(counter.print_test().is_err());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_card_scanned_more_often_than_the_threshold_is_flagged_and_listed() {
+    let env = Env::start().await;
+    let counter = env.counter().await;
+    counter.set_pin(PIN, PinFor::Visit).unwrap();
+    assert_eq!(counter.unusual_activity().unwrap().threshold, 5);
+    counter.set_unusual_threshold(2).unwrap();
+    assert!(counter.set_unusual_threshold(0).is_err());
+    let (card, _) = env.new_card().await;
+    let (calm, _) = env.new_card().await;
+    counter.sync(None).await.unwrap();
+    for _ in 0..3 {
+        counter
+            .record_scan(card.clone(), ScanAction::Points, Some(Decimal::from(5)))
+            .await
+            .unwrap();
+    }
+    counter
+        .record_scan(calm.clone(), ScanAction::Points, Some(Decimal::from(5)))
+        .await
+        .unwrap();
+    let offer = |found| match found {
+        counter_core::FreshCard::Found(lookup) => {
+            counter.card_offer(&lookup.card, lookup.queued_writes)
+        }
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        offer(counter.read_card(&card).await.unwrap()).unusual_scans,
+        Some(3)
+    );
+    assert_eq!(
+        offer(counter.read_card(&calm).await.unwrap()).unusual_scans,
+        None
+    );
+    let listed = counter.unusual_activity().unwrap();
+    assert_eq!(listed.cards.len(), 1);
+    assert_eq!(listed.cards[0].card_id, card);
+    assert_eq!(listed.cards[0].scans, 3);
+    // Nothing is blocked: the fourth scan counts on the server.
+    counter
+        .record_scan(card.clone(), ScanAction::Points, Some(Decimal::from(5)))
+        .await
+        .unwrap();
+    counter.manager_leaves();
+    assert_eq!(
+        counter.unusual_activity().unwrap_err().code(),
+        ErrorCode::PinRefused
+    );
+}
