@@ -42,6 +42,11 @@ pub struct Cli {
         value_parser = clap::value_parser!(u32).range(1..=LONGEST_KIOSK_IDLE)
     )]
     pub kiosk_idle: u32,
+
+    /// Opens the customer's screen at start, on a monitor other than the counter's, or
+    /// as a window beside it when there is one monitor (Settings turns it on for good).
+    #[arg(long)]
+    pub customer_display: bool,
 }
 
 impl Cli {
@@ -78,7 +83,8 @@ mod tests {
             Cli {
                 demo: true,
                 kiosk: true,
-                kiosk_idle: 3
+                kiosk_idle: 3,
+                customer_display: false,
             }
         );
         let plain = Cli::try_parse_from(["loyalty-counter"]).unwrap();

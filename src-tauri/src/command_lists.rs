@@ -21,10 +21,10 @@ fn declared() -> BTreeSet<String> {
         .collect()
 }
 
-/// The app's own commands the capability grants (`allow-some-command`).
-fn granted() -> BTreeSet<String> {
+/// The app's own commands `capability` grants (`allow-some-command`).
+fn granted_by(capability: &str) -> BTreeSet<String> {
     let capability: serde_json::Value =
-        serde_json::from_str(&read("capabilities/default.json")).expect("the capability is JSON");
+        serde_json::from_str(&read(capability)).expect("the capability is JSON");
     capability["permissions"]
         .as_array()
         .expect("permissions")
@@ -43,6 +43,23 @@ fn called() -> BTreeSet<String> {
         .filter_map(|after| after.split('\'').next())
         .map(str::to_owned)
         .collect()
+}
+
+/// The commands every window's capability grants.
+fn granted() -> BTreeSet<String> {
+    let mut all = granted_by("capabilities/default.json");
+    all.extend(granted_by("capabilities/customer.json"));
+    all
+}
+
+/// The customer's screen may read what it shows, and nothing a cashier may do.
+#[test]
+fn the_customers_window_is_granted_its_one_command() {
+    assert_eq!(
+        granted_by("capabilities/customer.json"),
+        BTreeSet::from(["customer_screen".to_owned()])
+    );
+    assert!(!granted_by("capabilities/default.json").contains("customer_screen"));
 }
 
 #[test]

@@ -17,6 +17,7 @@ mod command_table {
     include!(concat!(env!("OUT_DIR"), "/commands.rs"));
 }
 mod commands;
+mod customer;
 #[cfg_attr(not(feature = "demo"), path = "demo_off.rs")]
 mod demo;
 mod door;
@@ -89,6 +90,7 @@ pub fn run(cli: Cli) {
                 app.state::<kiosk::Kiosk>().apply(app.handle(), true);
             }
             let app = app.handle().clone();
+            let show_customer = cli.customer_display;
             tauri::async_runtime::spawn(async move {
                 match app.state::<till::Till>().open(&mut opening, start).await {
                     Ok(opened) => {
@@ -101,6 +103,11 @@ pub fn run(cli: Cli) {
                             kiosk.ask_for_pin_first();
                         }
                         kiosk.follow(&app, opened.kiosk);
+                        // The customer's screen, as a manager set it (or `--customer-display`).
+                        let display = opening.counter().customer_display().ok().flatten();
+                        if display.is_some() || show_customer {
+                            customer::follow(&app, Some(display.and_then(|d| d.monitor)));
+                        }
                         drop(opening);
                     }
                     Err(err) => {

@@ -38,6 +38,9 @@ pub struct Config {
     /// How long a manager on a manager's screen counts as here without doing anything
     /// (and how long a PIN asked for one action waits for it).
     pub manager_idle: Duration,
+    /// How long the customer's screen shows a card or a balance before it welcomes the
+    /// next customer, when the counter shows nothing newer.
+    pub customer_screen_idle: Duration,
 }
 
 impl Default for Config {
@@ -59,6 +62,7 @@ impl Default for Config {
             max_service_wait: Duration::from_secs(300),
             secrets: SecretsConfig::default(),
             manager_idle: crate::MANAGER_IDLE,
+            customer_screen_idle: Duration::from_secs(30),
         }
     }
 }

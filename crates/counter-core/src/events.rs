@@ -65,6 +65,8 @@ pub enum Event {
         /// Whether this is beyond the allowed difference.
         warning: bool,
     },
+    /// The customer's screen shows something else.
+    CustomerScreen(crate::CustomerScreen),
     /// The receipt printer's state, or the receipts waiting for it, changed.
     Printer(crate::receipts::PrinterReport),
     /// The API key could not go in the keychain and was kept in a file instead.

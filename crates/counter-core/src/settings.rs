@@ -25,6 +25,8 @@ pub struct Settings {
     pub location_name: Option<String>,
     /// The receipt printer, when a manager set one up.
     pub printer: Option<crate::receipts::PrinterSetup>,
+    /// The customer's screen, when a manager turned it on.
+    pub customer_display: Option<crate::counter::CustomerDisplay>,
     /// More loyalty scans of one card at this till in a day than this is unusual
     /// (None: [`UNUSUAL_SCANS`]).
     pub unusual_scans: Option<u32>,

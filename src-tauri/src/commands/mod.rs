@@ -471,5 +471,6 @@ pub async fn enrol(
     Ok(session.counter.enrol(enrolment).await?)
 }
 
+pub mod customer;
 pub mod manager;
 pub mod receipts;

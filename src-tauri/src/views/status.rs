@@ -67,6 +67,11 @@ pub enum CoreEvent {
         /// The file.
         path: String,
     },
+    /// The customer's screen shows something else.
+    CustomerScreen {
+        /// What it shows now.
+        screen: counter_core::CustomerScreen,
+    },
     /// The receipt printer's state, or the receipts waiting for it, changed.
     Printer {
         /// What the printer said at the last ask.
@@ -118,6 +123,7 @@ impl From<Event> for CoreEvent {
             Event::KeyStorageWarning { path, .. } => CoreEvent::KeyStorageWarning {
                 path: path.display().to_string(),
             },
+            Event::CustomerScreen(screen) => CoreEvent::CustomerScreen { screen },
             Event::Printer(report) => CoreEvent::Printer {
                 state: report.state,
                 waiting: report.waiting,

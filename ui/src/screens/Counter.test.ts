@@ -1,6 +1,6 @@
 // What the counter offers for given core data: the core decides (CardActions) and the
 // screen renders its decision; the IPC is replaced by the answers the core would give.
-import { render } from '@testing-library/svelte';
+import { cleanup, render } from '@testing-library/svelte';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Abilities, CardActions, CardPanel, ConnectionView } from '../lib/ipc';
 
@@ -57,6 +57,8 @@ const card = (over: Partial<CardPanel>): CardPanel => ({
   queued_writes: 0,
   pass: { id: 'pass_0000000001', name: 'Points', loyalty_type: 'points', goal: 100, reward_title: 'A coffee', locale: 'en' },
   actions: actions({}),
+  print_slip: false,
+  unusual_scans: null,
   ...over,
 });
 
@@ -85,6 +87,18 @@ describe('Counter', () => {
     expect(button('act-deduct').disabled).toBe(false);
     expect(button('act-redeem').disabled).toBe(false);
     expect(document.getElementById('goal-progress')).not.toBeNull();
+  });
+
+  it('flags a card scanned unusually often and offers a slip only where the core says a printer is set up', async () => {
+    shows(card({ unusual_scans: 7, print_slip: true }));
+    await open();
+    expect(document.getElementById('card-unusual')?.textContent).toMatch(/7 scans/);
+    expect(button('print-slip')).not.toBeNull();
+    cleanup();
+    shows(card({}));
+    await open();
+    expect(document.getElementById('card-unusual')).toBeNull();
+    expect(document.getElementById('print-slip')).toBeNull();
   });
 
   it('offers a visit and no points for a visits card', async () => {

@@ -45,6 +45,7 @@ use crate::views::{
 
 mod browse;
 mod connection;
+mod customer_screen;
 mod customers;
 mod figures;
 mod kiosk;
@@ -60,6 +61,7 @@ mod unusual;
 
 pub use browse::{BrowsePage, BrowseQuery, BrowseRow};
 pub use connection::ConnectGate;
+pub use customer_screen::{CustomerDisplay, CustomerScreen};
 pub use customers::{EnrolOutcome, Enrolment};
 pub use figures::{Figure, FigureName, Figures, FiguresPeriod, MAX_FIGURE_DAYS};
 pub use kiosk::{CheckIn, KioskStart, Progress};
@@ -116,6 +118,8 @@ pub struct Counter {
     /// The passes read from the service in this run: what a card counts towards
     /// (passes do not change during a shift; the cache has those of earlier runs).
     passes: Mutex<HashMap<PassId, PassView>>,
+    /// What the customer's screen shows (see `customer_screen.rs`).
+    customer_screen: Arc<Mutex<customer_screen::Shown>>,
     // Dropped last: the lock outlives the tasks' abort. None while another copy owns
     // the data and this one only reads it.
     lock: Option<OwnerLock>,
@@ -223,6 +227,7 @@ impl Counter {
             kiosk_on: AtomicBool::new(false),
             previews: std::sync::Mutex::default(),
             passes: Mutex::new(HashMap::new()),
+            customer_screen: Arc::default(),
             lock,
             data_dir: data_dir.to_owned(),
         };

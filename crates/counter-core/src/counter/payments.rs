@@ -224,7 +224,7 @@ impl Counter {
             reference,
         };
         let (item, report) = self.submit(write, None).await?;
-        Outcome::of(
+        let outcome = Outcome::of(
             &item,
             |answer| match answer {
                 Answer::GiftCardPayment(payment) => Some(payment),
@@ -241,7 +241,11 @@ impl Counter {
                     }
                 })
             },
-        )
+        )?;
+        if let Outcome::Done { answer, .. } = &outcome {
+            self.show_balance_to_customer(answer);
+        }
+        Ok(outcome)
     }
 
     /// Minor units of payments at risk (queued, sending, needing a decision) in

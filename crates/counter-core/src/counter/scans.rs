@@ -144,8 +144,11 @@ impl Counter {
 
     /// What the counter offers with `card` (`queued` writes for it not yet in its
     /// figures), by the key connected now and the card's pass when it is known.
+    ///
+    /// The counter shows the card: so does the customer's screen.
     pub fn card_offer(&self, card: &CardView, queued: u32) -> CardOffer {
         let pass = self.known_pass(&card.pass_id);
+        self.show_card_to_customer(card, pass.as_ref());
         CardOffer {
             actions: CardActions::for_card(self.may(), card, pass.as_ref(), queued),
             pass,

@@ -3,6 +3,11 @@
 import { invoke } from '@tauri-apps/api/core';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import type { Abilities } from './bindings/Abilities';
+import type { CustomerDisplay } from './bindings/CustomerDisplay';
+import type { CustomerScreen } from './bindings/CustomerScreen';
+import type { MonitorView } from './bindings/MonitorView';
+import type { UnusualActivity } from './bindings/UnusualActivity';
+import type { UnusualCard } from './bindings/UnusualCard';
 import type { JobId } from './bindings/JobId';
 import type { Language } from './bindings/Language';
 import type { JobState } from './bindings/JobState';
@@ -111,6 +116,11 @@ import type { WriteView } from './bindings/WriteView';
 
 export type {
   Abilities,
+  CustomerDisplay,
+  CustomerScreen,
+  MonitorView,
+  UnusualActivity,
+  UnusualCard,
   JobId,
   JobState,
   Language,
@@ -580,6 +590,47 @@ export function receiptPreview(job: JobId): Promise<Preview> {
 /** Tells the till the language it speaks: receipts print in it. */
 export function setTillLanguage(language: Language): Promise<void> {
   return call<void>('set_till_language', { language });
+}
+
+/** What the customer's screen shows now (its window's first paint; events follow). */
+export function customerScreen(): Promise<CustomerScreen> {
+  return call<CustomerScreen>('customer_screen');
+}
+
+/** The counter shows nothing any more: the customer's screen welcomes the next one. */
+export function counterIdle(): Promise<void> {
+  return call<void>('counter_idle');
+}
+
+/** The computer's monitors, for the customer's screen. */
+export function monitors(): Promise<MonitorView[]> {
+  return call<MonitorView[]>('monitors');
+}
+
+/** Where the customer's screen is, when it is on. */
+export function customerDisplay(): Promise<CustomerDisplay | null> {
+  return call<CustomerDisplay | null>('customer_display');
+}
+
+/** Turns the customer's screen on, on a monitor, or off (a manager's). */
+export function setCustomerDisplay(display: CustomerDisplay | null): Promise<void> {
+  return call<void>('set_customer_display', { display });
+}
+
+/** The cards scanned unusually often at this till today (a manager's). */
+export function unusualActivity(): Promise<UnusualActivity> {
+  return call<UnusualActivity>('unusual_activity');
+}
+
+/** How many loyalty scans of one card in a day are unusual (a manager's). */
+export function setUnusualThreshold(threshold: number): Promise<void> {
+  return call<void>('set_unusual_threshold', { threshold });
+}
+
+/** The label of the window this page is in (`main`, or `customer` for the customer's screen). */
+export function windowLabel(): string {
+  const internals = (window as { __TAURI_INTERNALS__?: { metadata?: { currentWindow?: { label?: string } } } }).__TAURI_INTERNALS__;
+  return internals?.metadata?.currentWindow?.label ?? 'main';
 }
 
 export function onCoreEvent(handler: (event: CoreEvent) => void): Promise<UnlistenFn> {

@@ -59,4 +59,12 @@ pass: PassView | null,
 /**
  * What may be done with it now.
  */
-actions: CardActions, };
+actions: CardActions, 
+/**
+ * A loyalty slip can be printed.
+ */
+print_slip: boolean, 
+/**
+ * Loyalty scans of it at this till today, when unusually many.
+ */
+unusual_scans: number | null, };

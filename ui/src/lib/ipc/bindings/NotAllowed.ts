@@ -7,4 +7,8 @@ export type NotAllowed = { "kind": "may_have_arrived" } | { "kind": "no_decision
 /**
  * What was given (cut to 8 characters).
  */
-given: string, } | { "kind": "no_printer" } | { "kind": "not_waiting_to_print" };
+given: string, } | { "kind": "no_printer" } | { "kind": "threshold_out_of_range", 
+/**
+ * The most it may be.
+ */
+max: number, } | { "kind": "not_waiting_to_print" };
