@@ -9,6 +9,8 @@ use ts_rs::TS;
 
 /// The customer's window's label (its capability names it).
 pub const LABEL: &str = "customer";
+/// Its title.
+const TITLE: &str = "Loyalty Counter: customer screen";
 
 /// A monitor, as Settings offers it.
 #[derive(Debug, Clone, Serialize, TS)]
@@ -76,7 +78,7 @@ pub fn follow(app: &AppHandle, display: Option<Option<String>>) {
         Some(window) => window,
         None => {
             let built = WebviewWindowBuilder::new(app, LABEL, WebviewUrl::App("index.html".into()))
-                .title("Loyalty Counter")
+                .title(TITLE)
                 .inner_size(800.0, 600.0)
                 .background_color(tauri::window::Color(0x1c, 0x19, 0x17, 0xff))
                 .focused(false)

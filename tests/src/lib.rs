@@ -205,12 +205,17 @@ pub fn data_dir_in(home: &Path) -> PathBuf {
 /// Saves a screenshot of the current screen as `<E2E_SHOTS_DIR>/<screen>.png`, when
 /// screenshots are asked for (`make e2e-shots`).
 pub async fn shot(driver: &WebDriver, screen: &str) -> Result<()> {
+    shot_of(driver, screen, "^Loyalty Counter$").await
+}
+
+/// [`shot`] of the window whose title matches `title` (a regular expression).
+pub async fn shot_of(driver: &WebDriver, screen: &str, title: &str) -> Result<()> {
     if let Some(dir) = std::env::var_os("E2E_SHOTS_DIR") {
         let dir = PathBuf::from(dir);
         std::fs::create_dir_all(&dir)?;
         // Lets the page finish painting what the test just waited for.
         tokio::time::sleep(Duration::from_millis(300)).await;
-        capture_screen(&dir.join(format!("{screen}.png")))?;
+        capture_window(&dir.join(format!("{screen}.png")), title)?;
     }
     let _ = driver;
     Ok(())
@@ -219,13 +224,25 @@ pub async fn shot(driver: &WebDriver, screen: &str) -> Result<()> {
 /// Saves what the X display shows of the app's window (the real pixels) as a PNG, with
 /// ImageMagick; the whole screen when the window cannot be found.
 pub fn capture_screen(path: &Path) -> Result<()> {
+    capture_window(path, "^Loyalty Counter$")
+}
+
+/// [`capture_screen`] of the window whose title matches `title`.
+pub fn capture_window(path: &Path, title: &str) -> Result<()> {
     let window = Command::new("xdotool")
-        .args(["search", "--onlyvisible", "--name", "^Loyalty Counter$"])
+        .args(["search", "--onlyvisible", "--name", title])
         .output()
         .ok()
         .and_then(|out| String::from_utf8(out.stdout).ok())
         .and_then(|ids| ids.lines().next().map(str::to_owned))
         .unwrap_or_else(|| "root".to_owned());
+    // Another of the app's windows may cover it (the counter covers the customer's).
+    if window != "root" {
+        let _ = Command::new("xdotool")
+            .args(["windowraise", &window])
+            .status();
+        std::thread::sleep(Duration::from_millis(200));
+    }
     let status = Command::new("import")
         .args(["-window", &window])
         .arg(path)

@@ -282,6 +282,8 @@ fn table() -> BTreeMap<&'static str, Vec<Argument>> {
     let draft = json!({"pass_id": "pass_0000000000", "title": "Hello", "body": "Hi",
         "audience": "all", "visited_within_days": null, "has_reward": null, "scheduled_at": null});
     let query = json!({"kind": "customers"});
+    let printer = json!({"address": {"kind": "network", "host": "127.0.0.1", "port": 9100},
+        "paper": "mm80"});
     BTreeMap::from([
         ("app_info", vec![]),
         ("first_screen_built", vec![]),
@@ -463,6 +465,35 @@ fn table() -> BTreeMap<&'static str, Vec<Argument>> {
                 optional("state", Choice, json!(null)),
                 arg("path", Path, json!("/tmp/loyalty-counter-fuzz.csv")),
             ],
+        ),
+        ("printer", vec![]),
+        ("set_printer", vec![optional("setup", Object, printer)]),
+        ("printer_report", vec![]),
+        ("print_test", vec![]),
+        (
+            "print_slip",
+            vec![arg("card", Card, json!("card_0000000000"))],
+        ),
+        ("reprint", vec![arg("job", Number, json!(1))]),
+        ("cancel_print", vec![arg("job", Number, json!(1))]),
+        ("receipts", vec![]),
+        ("receipt_of", vec![arg("item", Number, json!(1))]),
+        ("receipt_preview", vec![arg("job", Number, json!(1))]),
+        (
+            "set_till_language",
+            vec![arg("language", Choice, json!("en"))],
+        ),
+        ("unusual_activity", vec![]),
+        (
+            "set_unusual_threshold",
+            vec![arg("threshold", Number, json!(5))],
+        ),
+        ("counter_idle", vec![]),
+        ("monitors", vec![]),
+        ("customer_display", vec![]),
+        (
+            "set_customer_display",
+            vec![optional("display", Object, json!(null))],
         ),
     ])
 }

@@ -9,6 +9,7 @@ const ipc = vi.hoisted(() => ({
   readCard: vi.fn(),
   recordScan: vi.fn(),
   confirmRepeatVisit: vi.fn(),
+  counterIdle: vi.fn(async () => {}),
   onCoreEvent: vi.fn(async () => () => {}),
 }));
 vi.mock('../lib/ipc', () => ipc);
@@ -99,6 +100,14 @@ describe('Counter', () => {
     await open();
     expect(document.getElementById('card-unusual')).toBeNull();
     expect(document.getElementById('print-slip')).toBeNull();
+  });
+
+  it('lets the next customer come with Escape: the card leaves and the customer screen is told', async () => {
+    shows(card({}));
+    await open();
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
+    await vi.waitFor(() => expect(document.getElementById('card-panel')).toBeNull());
+    expect(ipc.counterIdle).toHaveBeenCalledTimes(1);
   });
 
   it('offers a visit and no points for a visits card', async () => {

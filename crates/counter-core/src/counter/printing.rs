@@ -124,6 +124,7 @@ impl Counter {
     /// The receipt a write's answer made (a payment's, a voucher), if any.
     pub fn receipt_of(&self, item: ItemId) -> Result<Option<JobId>, Error> {
         self.staff()?;
+        outcome_state(&self.core, item)?;
         Ok(jobs::of_item(&self.core.db(), item)?)
     }
 

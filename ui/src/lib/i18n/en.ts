@@ -520,6 +520,7 @@ const words = {
   connect_key_refused: 'The service refuses the key kept on this till (revoked, expired, or the plan changed). Connect with another key: the queued writes stay on this till and go with a key of their own business.',
   nav_receipts: 'Receipts',
   printer_waiting: { one: '{n} receipt waiting', other: '{n} receipts waiting' },
+  next_customer: 'Next customer',
   printer_title: 'Receipt printer',
   printer_kind_none: 'No printer',
   printer_kind_network: 'On the network',

@@ -519,6 +519,7 @@ const words: Record<Key, Entry> = {
   connect_key_refused: 'Le service refuse la clé gardée sur cette caisse (révoquée, expirée, ou l’abonnement a changé). Connectez-vous avec une autre clé : les opérations en attente restent sur cette caisse et partent avec une clé de leur commerce.',
   nav_receipts: 'Tickets',
   printer_waiting: { one: '{n} ticket en attente', other: '{n} tickets en attente' },
+  next_customer: 'Client suivant',
   printer_title: 'Imprimante de tickets',
   printer_kind_none: 'Aucune imprimante',
   printer_kind_network: 'Sur le réseau',

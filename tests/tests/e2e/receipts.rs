@@ -1,0 +1,271 @@
+//! Receipts end to end: a fake ESC/POS printer on a loopback port, set up in Settings
+//! as a manager does; a gift-card payment at the counter prints its receipt once; the
+//! Receipts screen previews it and prints it again; an issued gift card's voucher is
+//! printed with its QR code, which, drawn and read as a scanner would, opens the card
+//! at the counter. What the printer received is decoded and judged.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, ensure};
+use fake_printer::{BarcodeKind, FakePrinter, Receipt};
+use loyalty_counter_e2e::shot;
+use serde_json::json;
+use thirtyfour::prelude::*;
+
+use crate::support::{self, go, in_demo, open_settings, scan, shown, text_until};
+
+const WAIT: Duration = Duration::from_secs(15);
+
+/// Waits (off the test's runtime) for `n` cut receipts; all that is on paper.
+async fn paper(printer: &Arc<FakePrinter>, n: usize) -> anyhow::Result<Vec<Receipt>> {
+    let printer = printer.clone();
+    let receipts = tokio::task::spawn_blocking(move || printer.wait_for_receipts(n, WAIT))
+        .await?
+        .map_err(|e| anyhow::anyhow!("the printer got something that is not ESC/POS: {e}"))?;
+    ensure!(
+        receipts.len() == n,
+        "{n} receipts expected, got {receipts:#?}"
+    );
+    Ok(receipts)
+}
+
+fn within(receipt: &Receipt, columns: usize) -> anyhow::Result<()> {
+    for line in &receipt.lines {
+        ensure!(
+            line.columns() <= columns,
+            "wider than the paper: {:?}",
+            line.text
+        );
+    }
+    ensure!(receipt.cut, "not cut: {receipt:?}");
+    Ok(())
+}
+
+/// `data` drawn as a QR code image, then read back from the pixels.
+fn read_drawn(data: &str) -> anyhow::Result<String> {
+    let code = qrcode::QrCode::new(data.as_bytes())?;
+    let width = code.width();
+    let colors = code.to_colors();
+    let (scale, quiet) = (5, 4);
+    let side = (width + 2 * quiet) * scale;
+    let mut image = rqrr::PreparedImage::prepare_from_greyscale(side, side, |x, y| {
+        let (mx, my) = (
+            (x / scale).wrapping_sub(quiet),
+            (y / scale).wrapping_sub(quiet),
+        );
+        if mx < width && my < width && colors[my * width + mx] == qrcode::Color::Dark {
+            0
+        } else {
+            255
+        }
+    });
+    let grids = image.detect_grids();
+    let grid = grids.first().context("no QR code found in the drawing")?;
+    Ok(grid.decode()?.1)
+}
+
+/// The text of the receipt's preview on screen, once drawn.
+async fn preview_text(driver: &WebDriver) -> anyhow::Result<String> {
+    let paper = shown(driver, By::Css("figure.paper"), WAIT).await?;
+    Ok(paper.prop("textContent").await?.unwrap_or_default())
+}
+
+async fn set_up_printer(driver: &WebDriver, printer: &FakePrinter) -> anyhow::Result<()> {
+    open_settings(driver).await?;
+    let network = driver.find(By::Id("printer-kind-network")).await?;
+    network.scroll_into_view().await?;
+    network.click().await?;
+    let host = shown(driver, By::Id("printer-host"), WAIT).await?;
+    host.send_keys("127.0.0.1").await?;
+    let port = driver.find(By::Id("printer-port")).await?;
+    port.clear().await?;
+    port.send_keys(printer.addr().port().to_string()).await?;
+    driver
+        .find(By::Id("printer-paper-58"))
+        .await?
+        .click()
+        .await?;
+    let save = driver.find(By::Id("printer-save")).await?;
+    save.scroll_into_view().await?;
+    save.click().await?;
+    support::as_manager_if_asked(driver).await?;
+    text_until(driver, By::Id("printer-done"), WAIT, |t| {
+        t.contains("saved")
+    })
+    .await?;
+    text_until(driver, By::Id("printer-state"), WAIT, |t| {
+        t.contains("ready")
+    })
+    .await?;
+    shot(driver, "settings-printer").await?;
+    driver.find(By::Id("settings-close")).await?.click().await?;
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_payment_prints_its_receipt_once_and_the_voucher_opens_its_gift_card()
+-> anyhow::Result<()> {
+    let printer = Arc::new(FakePrinter::start()?);
+    let fake = printer.clone();
+    in_demo("receipts", |driver, server| async move {
+        let driver = &driver;
+        let printer = &fake;
+        set_up_printer(driver, printer).await?;
+
+        let id = server
+            .issue_gift_card(&server.home.join("manager-till"), "50", "Ada Lovelace")
+            .await?;
+        server
+            .control(&format!("/_sandbox/gift_cards/{id}/claim"), json!({}))
+            .await?;
+        go(driver, "gift").await?;
+        shown(driver, By::Id("gift-id"), WAIT)
+            .await?
+            .send_keys(format!("{id}{}", char::from(Key::Enter)))
+            .await?;
+        text_until(driver, By::Id("gift-status"), WAIT, |t| t == "Active").await?;
+        driver
+            .find(By::Id("pay-amount"))
+            .await?
+            .send_keys("12,50")
+            .await?;
+        driver
+            .find(By::Id("pay-reference"))
+            .await?
+            .send_keys("T-1001")
+            .await?;
+        driver.find(By::Id("pay-submit")).await?.click().await?;
+        text_until(driver, By::Id("pay-result"), WAIT, |t| t.contains("taken")).await?;
+
+        let receipts = paper(printer, 1).await?;
+        let receipt = &receipts[0];
+        within(receipt, 32)?;
+        let text = receipt.text().join("\n");
+        let end = &id[id.len() - 4..];
+        for wanted in [
+            "GIFT CARD PAYMENT",
+            "€12.50",
+            "€37.50",
+            "T-1001",
+            "Balance left",
+        ] {
+            ensure!(
+                receipt.contains(wanted),
+                "{wanted:?} not on the receipt:\n{text}"
+            );
+        }
+        ensure!(
+            receipt.contains(&format!("****{end}")),
+            "card's end:\n{text}"
+        );
+        ensure!(
+            !receipt.contains(&id),
+            "the whole card id is printed:\n{text}"
+        );
+        // The server took it once.
+        let card = server.get(&format!("/v1/gift_cards/{id}")).await?;
+        ensure!(
+            card["balance"] == "37.50",
+            "server balance {}",
+            card["balance"]
+        );
+
+        // The preview at the counter is the receipt's lines.
+        driver.find(By::Id("receipt-show")).await?.click().await?;
+        let preview = preview_text(driver).await?;
+        ensure!(
+            preview.contains("Balance left") && preview.contains("€37.50"),
+            "{preview}"
+        );
+        shot(driver, "receipt-preview-payment").await?;
+
+        // Printed once: the printer task's later rounds send nothing more.
+        tokio::time::sleep(Duration::from_secs(3)).await;
+        ensure!(printer.paper()?.len() == 1, "printed more than once");
+
+        // The Receipts screen lists it and prints it again.
+        go(driver, "receipts").await?;
+        text_until(driver, By::Id("receipt-list"), WAIT, |t| {
+            t.contains("Printed")
+        })
+        .await?;
+        shot(driver, "receipts").await?;
+        driver
+            .find(By::Id("receipt-reprint"))
+            .await?
+            .click()
+            .await?;
+        let again = paper(printer, 2).await?;
+        ensure!(again[0].text() == again[1].text(), "the reprint differs");
+
+        // A voucher, issued by the manager, with its card as a QR code.
+        go(driver, "gift").await?;
+        shown(driver, By::Id("issue-open"), WAIT)
+            .await?
+            .click()
+            .await?;
+        support::as_manager_if_asked(driver).await?;
+        shown(driver, By::Id("issue-form"), WAIT).await?;
+        driver
+            .find(By::Id("issue-amount"))
+            .await?
+            .send_keys("25")
+            .await?;
+        driver
+            .find(By::Id("issue-name"))
+            .await?
+            .send_keys("Grace Hopper")
+            .await?;
+        driver
+            .find(By::Id("issue-email"))
+            .await?
+            .send_keys("grace@example.com")
+            .await?;
+        let submit = driver.find(By::Id("issue-submit")).await?;
+        let deadline = std::time::Instant::now() + WAIT;
+        while !submit.is_enabled().await? {
+            ensure!(
+                std::time::Instant::now() < deadline,
+                "the amount was not taken"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        submit.click().await?;
+        support::as_manager_if_asked(driver).await?;
+        shown(driver, By::Id("issue-said"), WAIT).await?;
+        let receipts = paper(printer, 3).await?;
+        let voucher = &receipts[2];
+        within(voucher, 32)?;
+        ensure!(
+            voucher.contains("GIFT VOUCHER") && voucher.contains("For Grace Hopper"),
+            "{:?}",
+            voucher.text()
+        );
+        let qr = voucher
+            .barcodes
+            .first()
+            .context("no barcode on the voucher")?;
+        ensure!(qr.kind == BarcodeKind::QrModel2, "{qr:?}");
+        driver.find(By::Id("receipt-show")).await?.click().await?;
+        shown(driver, By::Css(".paper svg.qr"), WAIT)
+            .await?
+            .scroll_into_view()
+            .await?;
+        shot(driver, "receipt-preview-voucher").await?;
+
+        // Read from its drawing as a scanner would, it opens that gift card.
+        let read = read_drawn(&qr.data)?;
+        go(driver, "counter").await?;
+        shown(driver, By::Id("scan"), WAIT).await?;
+        scan(driver, &read).await?;
+        text_until(driver, By::Id("gift-recipient"), WAIT, |t| {
+            t == "Grace Hopper"
+        })
+        .await?;
+        let issued = server.get(&format!("/v1/gift_cards/{read}")).await?;
+        ensure!(issued["recipient"]["name"] == "Grace Hopper", "{issued}");
+        Ok(())
+    })
+    .await
+}
