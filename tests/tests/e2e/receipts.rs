@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, ensure};
-use fake_printer::{BarcodeKind, FakePrinter, Receipt};
+use fake_printer::{BarcodeKind, Condition, FakePrinter, Receipt};
 use loyalty_counter_e2e::shot;
 use serde_json::json;
 use thirtyfour::prelude::*;
@@ -199,6 +199,23 @@ async fn a_payment_prints_its_receipt_once_and_the_voucher_opens_its_gift_card()
         let again = paper(printer, 2).await?;
         ensure!(again[0].text() == again[1].text(), "the reprint differs");
 
+        // Out of paper: the status bar says so, the receipt waits, and prints once
+        // paper is back.
+        printer.set_condition(Condition::PaperOut);
+        driver
+            .find(By::Id("receipt-reprint"))
+            .await?
+            .click()
+            .await?;
+        text_until(driver, By::Id("status-printer"), WAIT, |t| {
+            t.contains("out of paper") && t.contains("1 receipt waiting")
+        })
+        .await?;
+        shot(driver, "status-printer-paper-out").await?;
+        printer.set_condition(Condition::Online);
+        paper(printer, 3).await?;
+        support::gone(driver, By::Id("status-printer"), WAIT).await?;
+
         // A voucher, issued by the manager, with its card as a QR code.
         go(driver, "gift").await?;
         shown(driver, By::Id("issue-open"), WAIT)
@@ -234,8 +251,8 @@ async fn a_payment_prints_its_receipt_once_and_the_voucher_opens_its_gift_card()
         submit.click().await?;
         support::as_manager_if_asked(driver).await?;
         shown(driver, By::Id("issue-said"), WAIT).await?;
-        let receipts = paper(printer, 3).await?;
-        let voucher = &receipts[2];
+        let receipts = paper(printer, 4).await?;
+        let voucher = &receipts[3];
         within(voucher, 32)?;
         ensure!(
             voucher.contains("GIFT VOUCHER") && voucher.contains("For Grace Hopper"),

@@ -176,9 +176,17 @@ async fn paper_out_is_said_and_the_receipt_prints_once_paper_is_back() {
     pay(&counter, &gift, "10", "P-1").await;
 
     state_becomes(&counter, PrinterState::PaperOut).await;
-    // Asked while out of paper, the printer was sent no job: it would keep it and print
-    // it twice once paper is back.
+    // Asked while out of paper, the printer was sent no job: it would keep it in its
+    // buffer (lost if it is switched off) while the till counted it printed. The job
+    // waits, and the printer got nothing but status requests.
     tokio::time::sleep(Duration::from_secs(3)).await;
+    assert_eq!(counter.printer_report().await.unwrap().waiting, 1);
+    assert_eq!(counter.receipts().unwrap()[0].state, JobState::Queued);
+    let received = printer.received();
+    assert!(
+        !received.windows(2).any(|w| w == [0x1b, b'@']),
+        "a job was sent to a printer out of paper"
+    );
     printer.set_condition(Condition::Online);
     let paper = receipts(&printer, 1, Duration::from_secs(10)).await;
     assert_eq!(paper.len(), 1, "{paper:#?}");
@@ -404,4 +412,87 @@ async fn a_card_scanned_more_often_than_the_threshold_is_flagged_and_listed() {
         counter.unusual_activity().unwrap_err().code(),
         ErrorCode::PinRefused
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_receipt_waiting_for_the_printer_survives_the_till_closing_and_prints_once_after() {
+    let env = Env::start().await;
+    let printer = Arc::new(FakePrinter::start().unwrap());
+    let counter = till_with(&env, &printer, Paper::Mm80, Language::En).await;
+    printer.set_condition(Condition::Off);
+    let gift = env.gift_card(20).await;
+    pay(&counter, &gift, "5", "R-1").await;
+    state_becomes(&counter, PrinterState::Unreachable).await;
+    // The till goes away (closed, as a crash leaves it: the job is in SQLite already).
+    counter.close().await;
+    printer.set_condition(Condition::Online);
+    let reopened = env.open_with(crate::test_config()).await;
+    let paper = receipts(&printer, 1, Duration::from_secs(10)).await;
+    assert_eq!(paper.len(), 1);
+    assert!(paper[0].contains("R-1"), "{:?}", paper[0].text());
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert_eq!(printer.paper().unwrap().len(), 1, "printed twice");
+    assert_eq!(reopened.receipts().unwrap()[0].state, JobState::Printed);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_customers_screen_shows_the_card_then_the_balance_then_welcomes_the_next() {
+    use counter_core::CustomerScreen;
+    let env = Env::start().await;
+    let counter = env
+        .counter_with(counter_core::Config {
+            customer_screen_idle: Duration::from_millis(500),
+            ..crate::test_config()
+        })
+        .await;
+    counter.set_language(Language::Fr).unwrap();
+    assert!(matches!(
+        counter.customer_screen().unwrap(),
+        CustomerScreen::Welcome {
+            language: Language::Fr,
+            ..
+        }
+    ));
+    let mut events = counter.subscribe();
+    let (card, _) = env.new_visit_card().await;
+    counter.sync(None).await.unwrap();
+    let counter_core::FreshCard::Found(lookup) = counter.read_card(&card).await.unwrap() else {
+        panic!("the card was not read");
+    };
+    counter.card_offer(&lookup.card, 0);
+    let shown = counter.customer_screen().unwrap();
+    let CustomerScreen::Card { name, progress, .. } = &shown else {
+        panic!("{shown:?}");
+    };
+    assert!(
+        name.as_deref().is_some_and(|n| n.starts_with("Test ")),
+        "{name:?}"
+    );
+    assert_eq!(progress.as_ref().map(|p| p.goal), Some(10));
+
+    // Idle: the welcome comes back by itself, and is told.
+    let welcomed = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            if let Ok(counter_core::Event::CustomerScreen(CustomerScreen::Welcome { .. })) =
+                events.recv().await
+            {
+                return;
+            }
+        }
+    })
+    .await;
+    assert!(welcomed.is_ok(), "the welcome did not come back");
+
+    let gift = env.gift_card(30).await;
+    pay(&counter, &gift, "12", "C-1").await;
+    let shown = counter.customer_screen().unwrap();
+    assert!(
+        matches!(&shown, CustomerScreen::Balance { balance, .. } if balance == "18.00"),
+        "{shown:?}"
+    );
+    counter.counter_idle().unwrap();
+    assert!(matches!(
+        counter.customer_screen().unwrap(),
+        CustomerScreen::Welcome { .. }
+    ));
 }
