@@ -18,6 +18,10 @@
 //!   from the key event to the DOM change that shows the answer (a capture listener and
 //!   a MutationObserver this program installs), against the demo's local server.
 //!   WebKit rounds `performance.now()` to whole milliseconds: so are these figures.
+//! - the customer's screen after the counter: over 100 cards opened at the counter
+//!   (`--customer-display`), how far apart the counter's window and the customer's
+//!   show the customer's name (the DOM change in each, on the clock both processes
+//!   share), p50 and p99 of the gap's size. `measure customer` measures this alone.
 //!
 //! `measure start-up` measures start-up, memory and sizes only.
 //!
@@ -46,6 +50,8 @@ const UNSTALLED_RUNS: usize = 11;
 /// Runs in all, at most, while either side has fewer than `UNSTALLED_RUNS` of those.
 const MAX_RUNS: usize = 25;
 const SCANS: usize = 200;
+/// Cards opened for the customer's screen's figure.
+const FOLLOWED: usize = 100;
 /// Scans before the measured ones (the page's first calls compile its code paths).
 const WARM_UP: usize = 5;
 const IDLE: Duration = Duration::from_secs(5);
@@ -69,6 +75,17 @@ struct Start {
 
 #[tokio::main]
 async fn main() -> Result<()> {
+    if std::env::args().any(|a| a == "customer") {
+        let lags = customer_follows().await?;
+        println!(
+            "customer's screen after the counter: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms (n={})",
+            percentile(&lags, 50.0),
+            percentile(&lags, 99.0),
+            percentile(&lags, 100.0),
+            lags.len()
+        );
+        return Ok(());
+    }
     let out = workspace_root().join("target/measure");
     let _ = std::fs::remove_dir_all(&out);
     std::fs::create_dir_all(&out)?;
@@ -131,10 +148,11 @@ async fn main() -> Result<()> {
     }
 
     // `measure start-up` stops here (the latencies take a few minutes more).
-    let (enter, f1) = if std::env::args().any(|a| a == "start-up") {
-        (Vec::new(), Vec::new())
+    let (enter, f1, follows) = if std::env::args().any(|a| a == "start-up") {
+        (Vec::new(), Vec::new(), Vec::new())
     } else {
-        latencies().await?
+        let (enter, f1) = latencies().await?;
+        (enter, f1, customer_follows().await?)
     };
 
     // The issue's figures: the first five runs.
@@ -257,6 +275,11 @@ async fn main() -> Result<()> {
     };
     latency("Enter → card on screen", enter, "p99 ≤ 16 ms");
     latency("F1 → visit on screen", f1, "p99 ≤ 25 ms");
+    latency(
+        "customer's screen after the counter",
+        follows,
+        "|lag| p99 ≤ 17 ms (a frame)",
+    );
     std::fs::write(out.join("report.txt"), report)?;
     Ok(())
 }
@@ -484,6 +507,92 @@ async fn timed(driver: &WebDriver, key: &str, expected: &str, keys: &str) -> Res
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+}
+
+/// Installed in each window: the moment (epoch milliseconds, the clock both windows'
+/// processes share) the first DOM change shows the armed card: its id on the counter,
+/// its customer's name on the customer's screen.
+const FOLLOW: &str = r#"
+const f = (window.__follow = { check: null, at: null });
+new MutationObserver(() => {
+  if (f.check && f.at === null && f.check()) f.at = performance.timeOrigin + performance.now();
+}).observe(document.body, { subtree: true, childList: true, characterData: true });
+"#;
+
+const FOLLOW_ARM: &str = r#"
+const [id, expected] = arguments;
+window.__follow.at = null;
+window.__follow.check = () => (document.getElementById(id)?.textContent ?? '').trim() === expected;
+"#;
+
+const FOLLOW_AT: &str = "return window.__follow.at;";
+
+async fn follow_at(driver: &WebDriver, what: &str) -> Result<f64> {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Some(at) = driver.execute(FOLLOW_AT, vec![]).await?.json().as_f64() {
+            return Ok(at);
+        }
+        if Instant::now() > deadline {
+            bail!("{what}: nothing on screen after 10 s");
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// How long after the counter shows a card the customer's screen shows it, in
+/// milliseconds (negative: before), over the measured scans, each of another card.
+async fn customer_follows() -> Result<Vec<f64>> {
+    let app = App::launch_with("measure-customer", &["--demo", "--customer-display"]).await?;
+    let mut lags = Vec::new();
+    let outcome = async {
+        let driver = &app.driver;
+        shown(driver, By::Id("scan"), Duration::from_secs(30)).await?;
+        let server = Server::of(&app).await?;
+        let counter = driver.window().await?;
+        let customer = loop {
+            if let Some(w) = driver.windows().await?.into_iter().find(|w| *w != counter) {
+                break w;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        let cards = enrol(&server, WARM_UP + FOLLOWED).await?;
+        driver.switch_to_window(customer.clone()).await?;
+        shown(driver, By::Id("customer-welcome"), Duration::from_secs(15)).await?;
+        driver.execute(FOLLOW, vec![]).await?;
+        driver.switch_to_window(counter.clone()).await?;
+        driver.execute(FOLLOW, vec![]).await?;
+        for (n, (_, card)) in cards.iter().enumerate() {
+            let name = format!("Measure {n}");
+            driver.switch_to_window(customer.clone()).await?;
+            driver
+                .execute(
+                    FOLLOW_ARM,
+                    vec![json!("customer-hello"), json!(format!("Hello {name}!"))],
+                )
+                .await?;
+            driver.switch_to_window(counter.clone()).await?;
+            driver
+                .execute(FOLLOW_ARM, vec![json!("customer-name"), json!(name)])
+                .await?;
+            let scan = driver.find(By::Id("scan")).await?;
+            scan.send_keys(format!("{card}{}", char::from(Key::Enter)))
+                .await?;
+            let shown_at = follow_at(driver, "the counter").await?;
+            driver.switch_to_window(customer.clone()).await?;
+            let followed_at = follow_at(driver, "the customer's screen").await?;
+            if n >= WARM_UP {
+                lags.push(followed_at - shown_at);
+            }
+        }
+        driver.switch_to_window(counter).await?;
+        Ok(())
+    }
+    .await;
+    app.finish(outcome).await?;
+    ensure!(!lags.is_empty(), "no figures of the customer's screen");
+    // The goal is on the size of the lag, either way.
+    Ok(lags.into_iter().map(f64::abs).collect())
 }
 
 /// `n` new customers on the demo's visits pass: their ids and cards' ids.
