@@ -1,6 +1,6 @@
 // The one module through which the UI calls Rust. Components import these functions and
 // never call `invoke` themselves, so every command has one typed signature here.
-import { invoke } from '@tauri-apps/api/core';
+import { call, toCommandError } from './call';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import type { Abilities } from './bindings/Abilities';
 import type { CustomerDisplay } from './bindings/CustomerDisplay';
@@ -537,96 +537,6 @@ export function managerLeaves(): Promise<void> {
 }
 
 /** Listens to the core's events (connectivity, queue counts, items, sync progress). */
-/** The receipt printer set up at this till, if any. */
-export function printer(): Promise<PrinterSetup | null> {
-  return call<PrinterSetup | null>('printer');
-}
-
-/** Sets up the receipt printer, or none (a manager's). */
-export function setPrinter(setup: PrinterSetup | null): Promise<void> {
-  return call<void>('set_printer', { setup });
-}
-
-/** The printer's state, asked now, and the receipts waiting for it. */
-export function printerReport(): Promise<PrinterReport> {
-  return call<PrinterReport>('printer_report');
-}
-
-/** Prints a test page (a manager's). */
-export function printTest(): Promise<JobId> {
-  return call<JobId>('print_test');
-}
-
-/** Prints a loyalty card's slip: the customer's progress to their reward. */
-export function printSlip(card: string): Promise<JobId> {
-  return call<JobId>('print_slip', { card });
-}
-
-/** Prints a receipt again, as a new job. */
-export function reprint(job: JobId): Promise<JobId> {
-  return call<JobId>('reprint', { job });
-}
-
-/** Takes a receipt off the printer's queue unprinted (a manager's). */
-export function cancelPrint(job: JobId): Promise<void> {
-  return call<void>('cancel_print', { job });
-}
-
-/** This till's receipts, newest first. */
-export function receipts(): Promise<PrintJob[]> {
-  return call<PrintJob[]>('receipts');
-}
-
-/** The receipt a write's answer made (a payment's, a voucher), if any. */
-export function receiptOf(item: ItemId): Promise<JobId | null> {
-  return call<JobId | null>('receipt_of', { item });
-}
-
-/** A receipt laid out exactly as it prints. */
-export function receiptPreview(job: JobId): Promise<Preview> {
-  return call<Preview>('receipt_preview', { job });
-}
-
-/** Tells the till the language it speaks: receipts print in it. */
-export function setTillLanguage(language: Language): Promise<void> {
-  return call<void>('set_till_language', { language });
-}
-
-/** What the customer's screen shows now (its window's first paint; events follow). */
-export function customerScreen(): Promise<CustomerScreen> {
-  return call<CustomerScreen>('customer_screen');
-}
-
-/** The counter shows nothing any more: the customer's screen welcomes the next one. */
-export function counterIdle(): Promise<void> {
-  return call<void>('counter_idle');
-}
-
-/** The computer's monitors, for the customer's screen. */
-export function monitors(): Promise<MonitorView[]> {
-  return call<MonitorView[]>('monitors');
-}
-
-/** Where the customer's screen is, when it is on. */
-export function customerDisplay(): Promise<CustomerDisplay | null> {
-  return call<CustomerDisplay | null>('customer_display');
-}
-
-/** Turns the customer's screen on, on a monitor, or off (a manager's). */
-export function setCustomerDisplay(display: CustomerDisplay | null): Promise<void> {
-  return call<void>('set_customer_display', { display });
-}
-
-/** The cards scanned unusually often at this till today (a manager's). */
-export function unusualActivity(): Promise<UnusualActivity> {
-  return call<UnusualActivity>('unusual_activity');
-}
-
-/** How many loyalty scans of one card in a day are unusual (a manager's). */
-export function setUnusualThreshold(threshold: number): Promise<void> {
-  return call<void>('set_unusual_threshold', { threshold });
-}
-
 /** The label of the window this page is in (`main`, or `customer` for the customer's screen). */
 export function windowLabel(): string {
   const internals = (window as { __TAURI_INTERNALS__?: { metadata?: { currentWindow?: { label?: string } } } }).__TAURI_INTERNALS__;
@@ -637,31 +547,5 @@ export function onCoreEvent(handler: (event: CoreEvent) => void): Promise<Unlist
   return listen<CoreEvent>('core-event', (event) => handler(event.payload));
 }
 
-async function call<T>(command: string, args?: Record<string, unknown>): Promise<T> {
-  try {
-    return await invoke<T>(command, args);
-  } catch (error) {
-    throw toCommandError(error);
-  }
-}
-
-/**
- * Turns whatever a failed `invoke` threw into a `CommandError`. Commands reject with a
- * `CommandError`; anything else (the IPC layer refusing an argument, a missing
- * permission) becomes `ipc_failed`, so the UI can always branch on `code`.
- */
-export function toCommandError(error: unknown): CommandError {
-  if (isCommandError(error)) return error;
-  // Cut: the IPC layer's own refusal may quote a huge argument whole.
-  const message = (error instanceof Error ? error.message : String(error)).slice(0, 300);
-  return { code: 'ipc_failed', data: null, problem: null, message };
-}
-
-function isCommandError(value: unknown): value is CommandError {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { code?: unknown }).code === 'string' &&
-    typeof (value as { message?: unknown }).message === 'string'
-  );
-}
+export { toCommandError };
+export * from './receipts';
