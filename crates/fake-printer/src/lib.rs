@@ -31,12 +31,14 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod camera;
 mod decode;
 mod pages;
 mod receipt;
 mod server;
 mod status;
 
+pub use camera::read_drawn_qr;
 pub use decode::decode;
 pub use receipt::{Align, Barcode, BarcodeKind, DecodeError, Line, Receipt};
 pub use server::FakePrinter;

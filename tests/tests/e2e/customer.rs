@@ -10,7 +10,7 @@ use loyalty_counter_e2e::{App, shot, shot_of, text_of};
 use serde_json::json;
 use thirtyfour::prelude::*;
 
-use crate::support::{Server, call, go, scan, shown, text_until};
+use crate::support::{Server, call, pay_open_gift_card, scan, shown, text_until};
 
 const WAIT: Duration = Duration::from_secs(15);
 const CUSTOMER: &str = "customer screen$";
@@ -87,26 +87,11 @@ async fn the_customers_screen_follows_the_counter_in_a_second_window() -> anyhow
         shown(driver, By::Id("customer-welcome"), WAIT).await?;
 
         // A gift-card payment: the balance left.
-        let id = server
-            .issue_gift_card(&server.home.join("manager-till"), "40", "Mary Jackson")
-            .await?;
-        server
-            .control(&format!("/_sandbox/gift_cards/{id}/claim"), json!({}))
-            .await?;
         driver.switch_to_window(counter.clone()).await?;
-        go(driver, "gift").await?;
-        shown(driver, By::Id("gift-id"), WAIT)
-            .await?
-            .send_keys(format!("{id}{}", char::from(Key::Enter)))
+        let id = server
+            .open_claimed_gift_card(driver, "40", "Mary Jackson")
             .await?;
-        text_until(driver, By::Id("gift-status"), WAIT, |t| t == "Active").await?;
-        driver
-            .find(By::Id("pay-amount"))
-            .await?
-            .send_keys("15")
-            .await?;
-        driver.find(By::Id("pay-submit")).await?.click().await?;
-        text_until(driver, By::Id("pay-result"), WAIT, |t| t.contains("taken")).await?;
+        pay_open_gift_card(driver, "15", None).await?;
         shot(driver, "gift-card-paid-with-customer-screen").await?;
         driver.switch_to_window(customer.clone()).await?;
         let balance = text_of(driver, By::Id("customer-balance"), WAIT).await?;

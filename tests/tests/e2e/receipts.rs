@@ -10,7 +10,6 @@ use std::time::Duration;
 use anyhow::{Context, ensure};
 use fake_printer::{BarcodeKind, Condition, FakePrinter, Receipt};
 use loyalty_counter_e2e::shot;
-use serde_json::json;
 use thirtyfour::prelude::*;
 
 use crate::support::{self, go, in_demo, open_settings, scan, shown, text_until};
@@ -40,29 +39,6 @@ fn within(receipt: &Receipt, columns: usize) -> anyhow::Result<()> {
     }
     ensure!(receipt.cut, "not cut: {receipt:?}");
     Ok(())
-}
-
-/// `data` drawn as a QR code image, then read back from the pixels.
-fn read_drawn(data: &str) -> anyhow::Result<String> {
-    let code = qrcode::QrCode::new(data.as_bytes())?;
-    let width = code.width();
-    let colors = code.to_colors();
-    let (scale, quiet) = (5, 4);
-    let side = (width + 2 * quiet) * scale;
-    let mut image = rqrr::PreparedImage::prepare_from_greyscale(side, side, |x, y| {
-        let (mx, my) = (
-            (x / scale).wrapping_sub(quiet),
-            (y / scale).wrapping_sub(quiet),
-        );
-        if mx < width && my < width && colors[my * width + mx] == qrcode::Color::Dark {
-            0
-        } else {
-            255
-        }
-    });
-    let grids = image.detect_grids();
-    let grid = grids.first().context("no QR code found in the drawing")?;
-    Ok(grid.decode()?.1)
 }
 
 /// The text of the receipt's preview on screen, once drawn.
@@ -114,29 +90,9 @@ async fn a_payment_prints_its_receipt_once_and_the_voucher_opens_its_gift_card()
         set_up_printer(driver, printer).await?;
 
         let id = server
-            .issue_gift_card(&server.home.join("manager-till"), "50", "Ada Lovelace")
+            .open_claimed_gift_card(driver, "50", "Ada Lovelace")
             .await?;
-        server
-            .control(&format!("/_sandbox/gift_cards/{id}/claim"), json!({}))
-            .await?;
-        go(driver, "gift").await?;
-        shown(driver, By::Id("gift-id"), WAIT)
-            .await?
-            .send_keys(format!("{id}{}", char::from(Key::Enter)))
-            .await?;
-        text_until(driver, By::Id("gift-status"), WAIT, |t| t == "Active").await?;
-        driver
-            .find(By::Id("pay-amount"))
-            .await?
-            .send_keys("12,50")
-            .await?;
-        driver
-            .find(By::Id("pay-reference"))
-            .await?
-            .send_keys("T-1001")
-            .await?;
-        driver.find(By::Id("pay-submit")).await?.click().await?;
-        text_until(driver, By::Id("pay-result"), WAIT, |t| t.contains("taken")).await?;
+        support::pay_open_gift_card(driver, "12,50", Some("T-1001")).await?;
 
         let receipts = paper(printer, 1).await?;
         let receipt = &receipts[0];
@@ -172,7 +128,10 @@ async fn a_payment_prints_its_receipt_once_and_the_voucher_opens_its_gift_card()
         );
 
         // The preview at the counter is the receipt's lines.
-        driver.find(By::Id("receipt-show")).await?.click().await?;
+        shown(driver, By::Id("receipt-show"), WAIT)
+            .await?
+            .click()
+            .await?;
         let preview = preview_text(driver).await?;
         ensure!(
             preview.contains("Balance left") && preview.contains("€37.50"),
@@ -191,8 +150,7 @@ async fn a_payment_prints_its_receipt_once_and_the_voucher_opens_its_gift_card()
         })
         .await?;
         shot(driver, "receipts").await?;
-        driver
-            .find(By::Id("receipt-reprint"))
+        shown(driver, By::Id("receipt-reprint"), WAIT)
             .await?
             .click()
             .await?;
@@ -202,8 +160,7 @@ async fn a_payment_prints_its_receipt_once_and_the_voucher_opens_its_gift_card()
         // Out of paper: the status bar says so, the receipt waits, and prints once
         // paper is back.
         printer.set_condition(Condition::PaperOut);
-        driver
-            .find(By::Id("receipt-reprint"))
+        shown(driver, By::Id("receipt-reprint"), WAIT)
             .await?
             .click()
             .await?;
@@ -217,40 +174,7 @@ async fn a_payment_prints_its_receipt_once_and_the_voucher_opens_its_gift_card()
         support::gone(driver, By::Id("status-printer"), WAIT).await?;
 
         // A voucher, issued by the manager, with its card as a QR code.
-        go(driver, "gift").await?;
-        shown(driver, By::Id("issue-open"), WAIT)
-            .await?
-            .click()
-            .await?;
-        support::as_manager_if_asked(driver).await?;
-        shown(driver, By::Id("issue-form"), WAIT).await?;
-        driver
-            .find(By::Id("issue-amount"))
-            .await?
-            .send_keys("25")
-            .await?;
-        driver
-            .find(By::Id("issue-name"))
-            .await?
-            .send_keys("Grace Hopper")
-            .await?;
-        driver
-            .find(By::Id("issue-email"))
-            .await?
-            .send_keys("grace@example.com")
-            .await?;
-        let submit = driver.find(By::Id("issue-submit")).await?;
-        let deadline = std::time::Instant::now() + WAIT;
-        while !submit.is_enabled().await? {
-            ensure!(
-                std::time::Instant::now() < deadline,
-                "the amount was not taken"
-            );
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        submit.click().await?;
-        support::as_manager_if_asked(driver).await?;
-        shown(driver, By::Id("issue-said"), WAIT).await?;
+        support::issue_in_ui(driver, "25", "Grace Hopper", "grace@example.com").await?;
         let receipts = paper(printer, 4).await?;
         let voucher = &receipts[3];
         within(voucher, 32)?;
@@ -264,7 +188,10 @@ async fn a_payment_prints_its_receipt_once_and_the_voucher_opens_its_gift_card()
             .first()
             .context("no barcode on the voucher")?;
         ensure!(qr.kind == BarcodeKind::QrModel2, "{qr:?}");
-        driver.find(By::Id("receipt-show")).await?.click().await?;
+        shown(driver, By::Id("receipt-show"), WAIT)
+            .await?
+            .click()
+            .await?;
         shown(driver, By::Css(".paper svg.qr"), WAIT)
             .await?
             .scroll_into_view()
@@ -272,7 +199,7 @@ async fn a_payment_prints_its_receipt_once_and_the_voucher_opens_its_gift_card()
         shot(driver, "receipt-preview-voucher").await?;
 
         // Read from its drawing as a scanner would, it opens that gift card.
-        let read = read_drawn(&qr.data)?;
+        let read = fake_printer::read_drawn_qr(&qr.data).map_err(anyhow::Error::msg)?;
         go(driver, "counter").await?;
         shown(driver, By::Id("scan"), WAIT).await?;
         scan(driver, &read).await?;

@@ -202,29 +202,6 @@ async fn paper_out_is_said_and_the_receipt_prints_once_paper_is_back() {
     assert_eq!(printer.paper().unwrap().len(), 1);
 }
 
-/// `data` drawn as a QR code image, as a camera would see it, and read back.
-fn read_qr_drawn(data: &str) -> String {
-    let code = qrcode::QrCode::new(data.as_bytes()).unwrap();
-    let width = code.width();
-    let colors = code.to_colors();
-    let (scale, quiet) = (6, 4);
-    let side = (width + 2 * quiet) * scale;
-    let mut image = rqrr::PreparedImage::prepare_from_greyscale(side, side, |x, y| {
-        let (mx, my) = (
-            (x / scale).wrapping_sub(quiet),
-            (y / scale).wrapping_sub(quiet),
-        );
-        if mx < width && my < width && colors[my * width + mx] == qrcode::Color::Dark {
-            0
-        } else {
-            255
-        }
-    });
-    let grids = image.detect_grids();
-    assert_eq!(grids.len(), 1);
-    grids[0].decode().unwrap().1
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_voucher_carries_the_gift_cards_id_as_a_qr_code_the_counter_opens() {
     let env = Env::start().await;
@@ -255,7 +232,7 @@ async fn a_voucher_carries_the_gift_cards_id_as_a_qr_code_the_counter_opens() {
     assert_eq!(qr.data, answer.gift_card.id.as_str());
 
     // The code, drawn and read as a scanner would, opens that gift card at the counter.
-    let scanned = read_qr_drawn(&qr.data);
+    let scanned = fake_printer::read_drawn_qr(&qr.data).unwrap();
     match counter.read_scan(&scanned).await.unwrap() {
         ScanFound::GiftCard { id, .. } => assert_eq!(id, answer.gift_card.id),
         other => panic!("{other:?}"),

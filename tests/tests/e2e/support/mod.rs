@@ -212,6 +212,34 @@ impl Server {
         }
     }
 
+    /// A claimed gift card of `amount` EUR for `recipient_name`, opened on the gift-card
+    /// screen, ready to pay with; answers its id.
+    pub async fn open_claimed_gift_card(
+        &self,
+        driver: &WebDriver,
+        amount: &str,
+        recipient_name: &str,
+    ) -> Result<String> {
+        let id = self
+            .issue_gift_card(&self.home.join("manager-till"), amount, recipient_name)
+            .await?;
+        self.control(&format!("/_sandbox/gift_cards/{id}/claim"), json!({}))
+            .await?;
+        go(driver, "gift").await?;
+        shown(driver, By::Id("gift-id"), Duration::from_secs(15))
+            .await?
+            .send_keys(format!("{id}{}", char::from(Key::Enter)))
+            .await?;
+        text_until(
+            driver,
+            By::Id("gift-status"),
+            Duration::from_secs(15),
+            |t| t == "Active",
+        )
+        .await?;
+        Ok(id)
+    }
+
     /// A card as the server holds it.
     pub async fn card(&self, customer_id: &str, card_id: &str) -> Result<Value> {
         let customer = self.get(&format!("/v1/customers/{customer_id}")).await?;
@@ -622,4 +650,69 @@ pub async fn invoke(driver: &WebDriver, command: &str, args: Value) -> Result<Va
         answer["error"]
     );
     Ok(answer["answer"].clone())
+}
+
+/// Pays `amount` (with the ticket number `reference`) from the gift card open on the
+/// gift-card screen, and waits for the answer.
+pub async fn pay_open_gift_card(
+    driver: &WebDriver,
+    amount: &str,
+    reference: Option<&str>,
+) -> Result<String> {
+    driver
+        .find(By::Id("pay-amount"))
+        .await?
+        .send_keys(amount)
+        .await?;
+    if let Some(reference) = reference {
+        driver
+            .find(By::Id("pay-reference"))
+            .await?
+            .send_keys(reference)
+            .await?;
+    }
+    driver.find(By::Id("pay-submit")).await?.click().await?;
+    text_until(driver, By::Id("pay-result"), Duration::from_secs(15), |t| {
+        t.contains("taken")
+    })
+    .await
+}
+
+/// Issues a gift card through Gift cards → Issue a gift card, as the manager, and waits
+/// for the answer.
+pub async fn issue_in_ui(driver: &WebDriver, amount: &str, name: &str, email: &str) -> Result<()> {
+    let wait = Duration::from_secs(15);
+    go(driver, "gift").await?;
+    shown(driver, By::Id("issue-open"), wait)
+        .await?
+        .click()
+        .await?;
+    as_manager_if_asked(driver).await?;
+    shown(driver, By::Id("issue-form"), wait).await?;
+    driver
+        .find(By::Id("issue-amount"))
+        .await?
+        .send_keys(amount)
+        .await?;
+    driver
+        .find(By::Id("issue-name"))
+        .await?
+        .send_keys(name)
+        .await?;
+    driver
+        .find(By::Id("issue-email"))
+        .await?
+        .send_keys(email)
+        .await?;
+    let submit = driver.find(By::Id("issue-submit")).await?;
+    let deadline = Instant::now() + wait;
+    // Enabled once the page has checked the amount.
+    while !submit.is_enabled().await? {
+        ensure!(Instant::now() < deadline, "the amount was not taken");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    submit.click().await?;
+    as_manager_if_asked(driver).await?;
+    shown(driver, By::Id("issue-said"), wait).await?;
+    Ok(())
 }
