@@ -7,7 +7,7 @@ use std::sync::Arc;
 use counter_core::secrets::{KeyStore, SecretsConfig};
 use counter_core::settings::Settings;
 use counter_core::{Config, Connection, Counter, KioskStart, SystemClock, Trouble, UuidIds};
-use tauri::{AppHandle, Emitter};
+use tauri::{AppHandle, Emitter, Manager};
 use tokio::sync::{
     OwnedRwLockWriteGuard, RwLock, RwLockMappedWriteGuard, RwLockReadGuard, RwLockWriteGuard,
 };
@@ -343,7 +343,18 @@ async fn open_counter(
         loop {
             match events.recv().await {
                 Ok(event) => {
-                    if let Err(e) = app.emit(CORE_EVENT, crate::views::CoreEvent::from(event)) {
+                    // What the customer's screen shows goes to its window alone (when it
+                    // is open); the rest to the counter's: neither page handles the
+                    // other's events on its way to drawing its own.
+                    let to = match event {
+                        counter_core::Event::CustomerScreen(_) => crate::customer::LABEL,
+                        _ => "main",
+                    };
+                    if app.get_webview_window(to).is_none() {
+                        continue;
+                    }
+                    let event = crate::views::CoreEvent::from(event);
+                    if let Err(e) = app.emit_to(to, CORE_EVENT, event) {
                         tracing::warn!(error = %e, "an event could not reach the UI");
                     }
                 }

@@ -106,14 +106,7 @@ impl Counter {
     }
 
     fn welcome(&self) -> Result<CustomerScreen, Error> {
-        let settings = self.settings()?;
-        Ok(CustomerScreen::Welcome {
-            language: till_language(&settings),
-            shop: settings
-                .connection
-                .map(|c| c.business_name)
-                .unwrap_or_default(),
-        })
+        welcome(&self.core)
     }
 
     fn shown(&self) -> std::sync::MutexGuard<'_, Shown> {
@@ -125,7 +118,7 @@ impl Counter {
     /// Shows `screen` to the customer now; a card or a balance gives way to the welcome
     /// after [`Config::customer_screen_idle`] unless something newer is shown.
     pub(crate) fn show_customer(&self, screen: CustomerScreen) {
-        let welcome = matches!(screen, CustomerScreen::Welcome { .. });
+        let is_welcome = matches!(screen, CustomerScreen::Welcome { .. });
         let change = {
             let mut shown = self.shown();
             if shown.screen.as_ref() == Some(&screen) {
@@ -136,15 +129,12 @@ impl Counter {
             shown.changes
         };
         self.core.events.publish(Event::CustomerScreen(screen));
-        if welcome {
+        if is_welcome {
             return;
         }
-        let Ok(next) = self.welcome() else {
-            return;
-        };
-        let (shown, events, idle) = (
+        let (core, shown, idle) = (
+            self.core.clone(),
             self.customer_screen.clone(),
-            self.core.events.clone(),
             self.core.config.customer_screen_idle,
         );
         // Without a runtime (never in the app) the card stays until the next change.
@@ -153,18 +143,26 @@ impl Counter {
         };
         runtime.spawn(async move {
             tokio::time::sleep(idle).await;
+            let Ok(next) = welcome(&core) else {
+                return;
+            };
             let mut now = shown.lock().unwrap_or_else(|p| p.into_inner());
             if now.changes == change {
                 now.screen = Some(next.clone());
                 now.changes += 1;
                 drop(now);
-                events.publish(Event::CustomerScreen(next));
+                core.events.publish(Event::CustomerScreen(next));
             }
         });
     }
 
     /// The customer's screen shows `card` (the counter opened it, or a scan changed it).
-    pub(crate) fn show_card_to_customer(&self, card: &CardView, pass: Option<&PassView>) {
+    pub(crate) fn show_card_to_customer(
+        &self,
+        card: &CardView,
+        pass: Option<&PassView>,
+        settings: &Settings,
+    ) {
         let name = self
             .cached_card(&card.id)
             .ok()
@@ -173,10 +171,7 @@ impl Counter {
             .and_then(|customer| customer.name);
         let language = match pass {
             Some(pass) if !pass.locale.is_empty() => Language::of_code(&pass.locale),
-            _ => self
-                .settings()
-                .map(|s| till_language(&s))
-                .unwrap_or_default(),
+            _ => till_language(settings),
         };
         self.show_customer(CustomerScreen::Card {
             name,
@@ -198,6 +193,18 @@ impl Counter {
             language,
         });
     }
+}
+
+/// The shop's welcome, in the till's language.
+fn welcome(core: &Core) -> Result<CustomerScreen, Error> {
+    let settings = settings::load(&core.db())?;
+    Ok(CustomerScreen::Welcome {
+        language: till_language(&settings),
+        shop: settings
+            .connection
+            .map(|c| c.business_name)
+            .unwrap_or_default(),
+    })
 }
 
 fn till_language(settings: &Settings) -> Language {

@@ -148,15 +148,22 @@ impl Counter {
     /// The counter shows the card: so does the customer's screen.
     pub fn card_offer(&self, card: &CardView, queued: u32) -> CardOffer {
         let pass = self.known_pass(&card.pass_id);
-        self.show_card_to_customer(card, pass.as_ref());
+        // Read once for all three below (each read parses the settings' row).
+        let settings = self.settings().unwrap_or_else(|err| {
+            tracing::warn!(%err, "the settings could not be read");
+            Settings::default()
+        });
+        self.show_card_to_customer(card, pass.as_ref(), &settings);
         CardOffer {
             actions: CardActions::for_card(self.may(), card, pass.as_ref(), queued),
             pass,
-            print_slip: self.settings().is_ok_and(|s| s.printer.is_some()),
-            unusual_scans: self.unusual_scans(&card.id).unwrap_or_else(|err| {
-                tracing::warn!(%err, "the card's scans today could not be counted");
-                None
-            }),
+            print_slip: settings.printer.is_some(),
+            unusual_scans: self
+                .unusual_scans(&card.id, &settings)
+                .unwrap_or_else(|err| {
+                    tracing::warn!(%err, "the card's scans today could not be counted");
+                    None
+                }),
         }
     }
 

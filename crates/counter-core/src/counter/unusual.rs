@@ -36,8 +36,8 @@ pub struct UnusualActivity {
 
 impl Counter {
     /// More scans of one card in a day than this is unusual.
-    fn unusual_threshold(&self) -> Result<u32, Error> {
-        Ok(self.settings()?.unusual_scans.unwrap_or(UNUSUAL_SCANS))
+    fn unusual_threshold(settings: &Settings) -> u32 {
+        settings.unusual_scans.unwrap_or(UNUSUAL_SCANS)
     }
 
     /// When today began at this till.
@@ -48,20 +48,28 @@ impl Counter {
             .map_or(now, |start| start.timestamp())
     }
 
-    /// Scans of `card` at this till today, when more than the threshold.
-    pub(crate) fn unusual_scans(&self, card: &CardId) -> Result<Option<u32>, Error> {
+    /// Scans of `card` at this till today, when more than the threshold (`settings`:
+    /// the till's, read by the caller).
+    pub(crate) fn unusual_scans(
+        &self,
+        card: &CardId,
+        settings: &Settings,
+    ) -> Result<Option<u32>, Error> {
         let order_key = format!("card:{card}");
-        let (since, threshold) = (self.start_of_today(), self.unusual_threshold()?);
-        let found = store::scans_since(&self.core.db(), since, threshold, Some(&order_key))?;
-        Ok(found.first().map(|(_, scans)| *scans))
+        let threshold = Self::unusual_threshold(settings);
+        let scans = store::scans_of_since(&self.core.db(), &order_key, self.start_of_today())?;
+        Ok((scans > threshold).then_some(scans))
     }
 
     /// The cards with unusual activity today (a manager's).
     pub fn unusual_activity(&self) -> Result<UnusualActivity, Error> {
         self.staff()?;
         self.as_manager()?;
-        let (since, threshold) = (self.start_of_today(), self.unusual_threshold()?);
-        let found = store::scans_since(&self.core.db(), since, threshold, None)?;
+        let (since, threshold) = (
+            self.start_of_today(),
+            Self::unusual_threshold(&self.settings()?),
+        );
+        let found = store::scans_since(&self.core.db(), since, threshold)?;
         let mut cards = Vec::with_capacity(found.len());
         for (order_key, scans) in found {
             let Some(id) = order_key.strip_prefix("card:") else {

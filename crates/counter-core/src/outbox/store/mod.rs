@@ -315,24 +315,36 @@ pub(crate) fn payments_at_risk(conn: &Connection) -> rusqlite::Result<Vec<Outbox
     stmt.query_map([], item)?.collect()
 }
 
-/// Loyalty scans made at this till since `since` and not refused, by card (its order
-/// key, `card:…`), for the cards with more than `more_than`; `only` narrows it to one.
+/// Loyalty scans of each card made at this till since `since` and not refused, for the
+/// cards with more than `more_than`, the most scanned first, by order key (`card:…`).
 pub(crate) fn scans_since(
     conn: &Connection,
     since: Timestamp,
     more_than: u32,
-    only: Option<&str>,
 ) -> rusqlite::Result<Vec<(String, u32)>> {
     let mut stmt = conn.prepare_cached(
         "SELECT order_key, COUNT(*) FROM outbox
          WHERE kind = 'scan' AND created_at >= ?1 AND state <> 'refused'
-           AND (?3 IS NULL OR order_key = ?3)
          GROUP BY order_key HAVING COUNT(*) > ?2 ORDER BY COUNT(*) DESC, order_key",
     )?;
-    stmt.query_map(params![ts(since), more_than, only], |row| {
+    stmt.query_map(params![ts(since), more_than], |row| {
         Ok((row.get(0)?, row.get(1)?))
     })?
     .collect()
+}
+
+/// [`scans_since`] of one card (its order key): read through the order key's index, on
+/// the counter's path when the card opens.
+pub(crate) fn scans_of_since(
+    conn: &Connection,
+    order_key: &str,
+    since: Timestamp,
+) -> rusqlite::Result<u32> {
+    conn.prepare_cached(
+        "SELECT COUNT(*) FROM outbox
+         WHERE order_key = ?1 AND state <> 'refused' AND kind = 'scan' AND created_at >= ?2",
+    )?
+    .query_row(params![order_key, ts(since)], |row| row.get(0))
 }
 
 #[cfg(test)]
