@@ -364,7 +364,7 @@ pub async fn discard_item(
     note: String,
 ) -> Result<QueueItemView, CommandError> {
     let session = till.session().await;
-    let closed = session.counter.discard(item, &note)?;
+    let closed = session.counter.withdraw(item, &note).await?;
     Ok(QueueItemView::new(&session.counter, &closed))
 }
 

@@ -76,6 +76,16 @@ impl Counter {
         outcome_state(&self.core, item)
     }
 
+    /// [`Counter::discard`] once the outbox's attempt in flight, if any, has ended: a
+    /// queued write the service is being asked about at this moment (and turns away,
+    /// say rate limited) is withdrawn when that answer is in, instead of being refused
+    /// as one that may have arrived. No attempt starts while it is withdrawn.
+    pub async fn withdraw(&self, item: ItemId, note: &str) -> Result<OutboxItem, Error> {
+        self.staff()?;
+        let _no_attempt = self.core.send_lock.lock().await;
+        self.discard(item, note)
+    }
+
     /// Sends an item that needs a decision again, with its own key (the person
     /// checked that it did not reach the service, or accepts the replay). The moment
     /// of its first attempt that may have arrived stays as it was.
