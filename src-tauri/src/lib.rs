@@ -104,7 +104,11 @@ pub fn run(cli: Cli) {
                         }
                         kiosk.follow(&app, opened.kiosk);
                         // The customer's screen, as a manager set it (or `--customer-display`).
-                        let display = opening.counter().customer_display().ok().flatten();
+                        let display = opening
+                            .counter()
+                            .settings()
+                            .ok()
+                            .and_then(|s| s.customer_display);
                         if display.is_some() || show_customer {
                             customer::follow(&app, Some(display.and_then(|d| d.monitor)));
                         }

@@ -81,6 +81,7 @@ impl Counter {
 
     /// Where the customer's screen is shown, when it is on.
     pub fn customer_display(&self) -> Result<Option<CustomerDisplay>, Error> {
+        self.staff()?;
         Ok(self.settings()?.customer_display)
     }
 

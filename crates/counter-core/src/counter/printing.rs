@@ -143,6 +143,7 @@ impl Counter {
 
     /// Tells the core the language the till speaks: receipts print in it.
     pub fn set_language(&self, language: Language) -> Result<(), Error> {
+        self.staff()?;
         let code = match language {
             Language::En => "en",
             Language::Fr => "fr",
