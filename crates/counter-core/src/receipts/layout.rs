@@ -204,6 +204,13 @@ impl Sheet {
         });
     }
 
+    /// Every receipt's top: the heading, then its title and a blank line.
+    fn top(&mut self, heading: &Heading, title: &str, language: Language, zone: &TimeZone) {
+        self.heading(heading, language, zone);
+        self.title(title);
+        self.blank();
+    }
+
     fn heading(&mut self, heading: &Heading, language: Language, zone: &TimeZone) {
         self.text(&heading.shop, true, true, Align::Center);
         if let Some(location) = &heading.location {
@@ -301,9 +308,7 @@ impl Receipt {
                 ticket,
                 card_end,
             } => {
-                sheet.heading(heading, language, zone);
-                sheet.title(words.payment);
-                sheet.blank();
+                sheet.top(heading, words.payment, language, zone);
                 sheet.pair(words.card, &format!("****{card_end}"), false);
                 if let Some(ticket) = ticket {
                     sheet.pair(words.ticket, ticket, false);
@@ -323,9 +328,7 @@ impl Receipt {
                 recipient,
                 gift_card,
             } => {
-                sheet.heading(heading, language, zone);
-                sheet.title(words.voucher);
-                sheet.blank();
+                sheet.top(heading, words.voucher, language, zone);
                 sheet.text(&money(amount, language), true, true, Align::Center);
                 if let Some(recipient) = recipient.as_deref().filter(|r| !r.trim().is_empty()) {
                     sheet.blank();
@@ -343,9 +346,7 @@ impl Receipt {
                 progress: card,
                 card_end,
             } => {
-                sheet.heading(heading, language, zone);
-                sheet.title(words.slip);
-                sheet.blank();
+                sheet.top(heading, words.slip, language, zone);
                 if let Some(name) = name {
                     sheet.text(name, true, false, Align::Left);
                 }
@@ -358,9 +359,7 @@ impl Receipt {
                 sheet.centred(words.thanks);
             }
             Receipt::Test { heading } => {
-                sheet.heading(heading, language, zone);
-                sheet.title(words.test);
-                sheet.blank();
+                sheet.top(heading, words.test, language, zone);
                 sheet.plain(words.test_width);
                 let ruler: String = (1..=sheet.columns)
                     .map(|n| char::from(b'0' + (n % 10) as u8))
