@@ -11,6 +11,7 @@ cd "$(dirname "$0")/.."
 need=${1:-build}
 
 build_packages=(libwebkit2gtk-4.1-dev build-essential file pkg-config libxdo-dev libssl-dev libdbus-1-dev
+  cmake libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-plugins-good
   libayatana-appindicator3-dev librsvg2-dev)
 bundle_packages=(lintian appstream desktop-file-utils man-db dpkg-dev)
 test_packages=(xvfb xauth webkit2gtk-driver dbus dbus-x11 imagemagick xdotool openbox wmctrl python3-venv gnome-keyring)
