@@ -117,7 +117,7 @@ e2e-shots: build
 bench: setup
 	cargo run --release -p loyalty-sandbox --example load
 	cargo run --release -p counter-core --example bench
-	cargo run --release -p counter-camera --example bench
+	cargo run --release -p counter-camera --example decoding
 
 # The Tauri CLI from the UI's npm packages, told where each app is (two tauri.conf.json
 # live in this tree). Make has built the UI already: no `beforeBuildCommand`.

@@ -47,6 +47,16 @@ pub struct Cli {
     /// as a window beside it when there is one monitor (Settings turns it on for good).
     #[arg(long)]
     pub customer_display: bool,
+
+    /// The camera to scan with: a device (/dev/video0), or a video file or a folder of
+    /// images (PNG, JPEG) played in a loop as if it were a camera (for demos and
+    /// tests). Without it: the camera chosen in Settings, else the first found.
+    #[arg(long, value_name = "SOURCE", value_parser = camera_source)]
+    pub camera: Option<counter_camera::Source>,
+}
+
+fn camera_source(text: &str) -> Result<counter_camera::Source, String> {
+    counter_camera::Source::parse(text).map_err(|err| err.to_string())
 }
 
 impl Cli {
@@ -76,8 +86,14 @@ mod tests {
     #[test]
     fn the_parser_is_well_formed_and_reads_every_option() {
         Cli::command().debug_assert();
-        let cli = Cli::try_parse_from(["loyalty-counter", "--demo", "--kiosk", "--kiosk-idle=3"])
-            .unwrap();
+        let cli = Cli::try_parse_from([
+            "loyalty-counter",
+            "--demo",
+            "--kiosk",
+            "--kiosk-idle=3",
+            "--camera=Cargo.toml",
+        ])
+        .unwrap();
         assert_eq!(
             cli,
             Cli {
@@ -85,6 +101,7 @@ mod tests {
                 kiosk: true,
                 kiosk_idle: 3,
                 customer_display: false,
+                camera: Some(counter_camera::Source::File("Cargo.toml".into())),
             }
         );
         let plain = Cli::try_parse_from(["loyalty-counter"]).unwrap();
@@ -98,6 +115,11 @@ mod tests {
             (&["--kiosk-idle=0"][..], "invalid value '0'"),
             (&["--kiosk-idle=3601"][..], "invalid value '3601'"),
             (&["--frobnicate"][..], "unexpected argument '--frobnicate'"),
+            (&["--camera=/dev/sda"][..], "not a camera device"),
+            (
+                &["--camera=/nowhere/clip.webm"][..],
+                "no such file, folder or device",
+            ),
         ] {
             let error =
                 Cli::try_parse_from(std::iter::once("loyalty-counter").chain(args.iter().copied()))

@@ -6,6 +6,7 @@
 //!
 //! Dependencies point down: `loyalty-counter` → `counter-core` → `loyalty-api`.
 
+mod camera;
 mod cli;
 #[cfg(test)]
 mod command_lists;
@@ -80,6 +81,7 @@ pub fn run(cli: Cli) {
                 till::Till::opening(app.handle().clone(), app.path().app_data_dir()?);
             app.manage(till);
             app.manage(kiosk::Kiosk::new(cli.kiosk_idle));
+            app.manage(camera::CameraDoor::new(cli.camera.clone()));
             let start = till::Start {
                 demo: cli.demo,
                 kiosk: cli.kiosk,

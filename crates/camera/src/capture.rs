@@ -239,23 +239,23 @@ fn watch(
     }
 }
 
-/// A folder's images, in name order and in a loop, as a camera's frames.
+/// A folder's images, in name order and in a loop, as a camera's frames. The folder is
+/// read again at each pass: images put there (a demo, a test) are shown from the next.
 fn play_stills(
     appsrc: &gst_app::AppSrc,
     folder: &std::path::Path,
     stop: &AtomicBool,
     on_sight: &dyn Fn(Sight),
 ) {
-    let images = images_in(folder);
     let pause = Duration::from_millis(1000 / STILLS_PER_SECOND);
     let mut size = None;
-    let mut shown = 0;
     while !stop.load(Ordering::SeqCst) {
-        for path in &images {
+        let mut shown = 0;
+        for path in images_in(folder) {
             if stop.load(Ordering::SeqCst) {
                 return;
             }
-            let image = match image::open(path) {
+            let image = match image::open(&path) {
                 Ok(image) => image.into_rgb8(),
                 Err(err) => {
                     tracing::warn!(path = %path.display(), %err, "a still cannot be read");

@@ -72,6 +72,9 @@ pub enum Error {
     /// No such receipt in the print queue.
     #[error("no such receipt")]
     NoSuchReceipt,
+    /// A camera chosen, opened or read.
+    #[error(transparent)]
+    Camera(#[from] crate::counter::CameraError),
     /// A write's stored record lacks what its state promises (a done write's answer of
     /// its kind, a decision's reason): the database was changed by something else.
     #[error("write {item}: its stored {what} is missing or of another kind")]
@@ -275,6 +278,12 @@ pub enum ErrorCode {
     InvalidPrinter,
     /// No such receipt in the print queue.
     NoSuchReceipt,
+    /// Not a camera's device.
+    InvalidCamera,
+    /// No camera to open.
+    NoCamera,
+    /// The camera could not be opened or stopped working.
+    CameraFailed,
 }
 }
 
@@ -346,6 +355,11 @@ impl Error {
             Error::Arguments(_) => ErrorCode::InvalidArguments,
             Error::Printer(_) => ErrorCode::InvalidPrinter,
             Error::NoSuchReceipt => ErrorCode::NoSuchReceipt,
+            Error::Camera(camera) => match camera {
+                crate::counter::CameraError::NotACamera { .. } => ErrorCode::InvalidCamera,
+                crate::counter::CameraError::NoCamera => ErrorCode::NoCamera,
+                crate::counter::CameraError::Failed => ErrorCode::CameraFailed,
+            },
         }
     }
 

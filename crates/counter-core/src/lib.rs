@@ -82,9 +82,9 @@ pub mod zoom;
 pub use clock::{Clock, ManualClock, SystemClock, Uptime};
 pub use config::Config;
 pub use counter::{
-    Balance, BroadcastDraft, BrowsePage, BrowseQuery, BrowseRow, CardOffer, CheckIn, ConnectGate,
-    Connection, Counter, CustomerDisplay, CustomerScreen, EnrolOutcome, Enrolment, Figure,
-    FigureName, Figures, FiguresPeriod, FreshCard, GiftCardIssue, GiftCardRead,
+    Balance, BroadcastDraft, BrowsePage, BrowseQuery, BrowseRow, CameraError, CardOffer, CheckIn,
+    ConnectGate, Connection, Counter, CustomerDisplay, CustomerScreen, EnrolOutcome, Enrolment,
+    Figure, FigureName, Figures, FiguresPeriod, FreshCard, GiftCardIssue, GiftCardRead,
     InsufficientBalance, IssueChoices, IssuedCard, ItemChoices, KioskStart, MANAGER_IDLE,
     MAX_FIGURE_DAYS, MAX_UNUSUAL_SCANS, MessageAudience, MessageDraft, MessagePreview,
     PaymentOutcome, PinFor, Place, Progress, RepeatVisit, SampleCard, SampleCardKind,

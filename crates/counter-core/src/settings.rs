@@ -27,6 +27,8 @@ pub struct Settings {
     pub printer: Option<crate::receipts::PrinterSetup>,
     /// The customer's screen, when a manager turned it on.
     pub customer_display: Option<crate::counter::CustomerDisplay>,
+    /// The camera a manager chose (a V4L2 device), when not the first one found.
+    pub camera: Option<String>,
     /// More loyalty scans of one card at this till in a day than this is unusual
     /// (None: [`UNUSUAL_SCANS`]).
     pub unusual_scans: Option<u32>,

@@ -471,6 +471,7 @@ pub async fn enrol(
     Ok(session.counter.enrol(enrolment).await?)
 }
 
+pub mod camera;
 pub mod customer;
 pub mod manager;
 pub mod receipts;

@@ -495,6 +495,13 @@ fn table() -> BTreeMap<&'static str, Vec<Argument>> {
             "set_customer_display",
             vec![optional("display", Object, json!(null))],
         ),
+        ("camera_open", vec![]),
+        ("camera_close", vec![]),
+        ("cameras", vec![]),
+        (
+            "set_camera",
+            vec![optional("device", Path, json!("/dev/video0"))],
+        ),
     ])
 }
 

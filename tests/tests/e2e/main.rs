@@ -9,6 +9,7 @@ mod support;
 mod access;
 mod app;
 mod browse;
+mod camera;
 mod connect;
 mod counter;
 mod customer;

@@ -1,6 +1,6 @@
 // What the counter offers for given core data: the core decides (CardActions) and the
 // screen renders its decision; the IPC is replaced by the answers the core would give.
-import { cleanup, render } from '@testing-library/svelte';
+import { cleanup, fireEvent, render } from '@testing-library/svelte';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Abilities, CardActions, CardPanel, ConnectionView } from '../lib/ipc';
 
@@ -11,7 +11,14 @@ const ipc = vi.hoisted(() => ({
   confirmRepeatVisit: vi.fn(),
   counterIdle: vi.fn(async () => {}),
   onCoreEvent: vi.fn(async () => () => {}),
+  cameraOpen: vi.fn(async () => '/dev/video0'),
+  cameraClose: vi.fn(async () => {}),
+  onCamera: vi.fn(async (handler: (sight: unknown) => void) => {
+    camera.see = handler;
+    return () => {};
+  }),
 }));
+const camera = vi.hoisted(() => ({ see: null as ((sight: unknown) => void) | null }));
 vi.mock('../lib/ipc', () => ipc);
 
 import Counter from './Counter.svelte';
@@ -108,6 +115,20 @@ describe('Counter', () => {
     window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
     await vi.waitFor(() => expect(document.getElementById('card-panel')).toBeNull());
     expect(ipc.counterIdle).toHaveBeenCalledTimes(1);
+  });
+
+  it('opens the camera on its button only, reads a code as a scan, and lets the camera go', async () => {
+    shows(card({}));
+    await open();
+    expect(ipc.cameraOpen).not.toHaveBeenCalled();
+    await fireEvent.click(button('camera-toggle'));
+    await vi.waitFor(() => expect(ipc.cameraOpen).toHaveBeenCalledTimes(1));
+    ipc.readScan.mockClear();
+    camera.see!({ type: 'code', text: 'card_0000000001', age_ms: 2 });
+    await vi.waitFor(() => expect(ipc.readScan).toHaveBeenCalledWith('card_0000000001'));
+    // Read: the panel closes and the camera is released.
+    await vi.waitFor(() => expect(document.getElementById('camera-panel')).toBeNull());
+    expect(ipc.cameraClose).toHaveBeenCalled();
   });
 
   it('offers a visit and no points for a visits card', async () => {

@@ -4,10 +4,17 @@ import type { CheckIn, CommandError, ConnectionView, KioskStatus } from '../lib/
 
 // The core records the visit and holds the rules (tested in Rust, and end to end);
 // here it answers as the core would, so the page's part is what is tested.
+const camera = vi.hoisted(() => ({ see: null as ((sight: unknown) => void) | null }));
 const ipc = vi.hoisted(() => ({
   checkIn: vi.fn(),
   managerLeaves: vi.fn(async () => {}),
   setKiosk: vi.fn(),
+  cameraOpen: vi.fn(async () => '/frames'),
+  cameraClose: vi.fn(async () => {}),
+  onCamera: vi.fn(async (handler: (sight: unknown) => void) => {
+    camera.see = handler;
+    return () => {};
+  }),
 }));
 vi.mock('../lib/ipc', () => ipc);
 vi.mock('../lib/ui/manager.svelte', () => ({
@@ -67,5 +74,24 @@ describe('Kiosk', () => {
     expect(alert.textContent?.trim()).not.toBe('');
     expect(alert.textContent).not.toContain('{');
     expect(onleft).not.toHaveBeenCalled();
+  });
+
+  it('checks in the code the camera read, as a scan, and shows the preview', async () => {
+    ipc.checkIn.mockResolvedValueOnce(counted);
+    open();
+    await vi.waitFor(() => expect(ipc.cameraOpen).toHaveBeenCalled());
+    camera.see!({ type: 'preview', url: 'data:image/jpeg;base64,/9j/' });
+    camera.see!({ type: 'code', text: 'card_from_camera', age_ms: 4 });
+    await vi.waitFor(() => expect(ipc.checkIn).toHaveBeenCalledWith('card_from_camera'));
+    expect(document.getElementById('camera-preview')).not.toBeNull();
+    expect(await screen.findByText('Code read.')).toBeTruthy();
+  });
+
+  it('says there is no camera, and its keys still work', async () => {
+    ipc.cameraOpen.mockRejectedValueOnce({ code: 'no_camera', data: null, problem: null, message: 'no camera' });
+    const field = open();
+    expect(await screen.findByText('No camera here. Scan or type the card instead.')).toBeTruthy();
+    await fireEvent.click(document.getElementById('kiosk-key-c')!);
+    expect(field.value).toBe('c');
   });
 });

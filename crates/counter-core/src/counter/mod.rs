@@ -44,6 +44,7 @@ use crate::views::{
 };
 
 mod browse;
+mod camera;
 mod connection;
 mod customer_screen;
 mod customers;
@@ -60,6 +61,7 @@ mod scans;
 mod unusual;
 
 pub use browse::{BrowsePage, BrowseQuery, BrowseRow};
+pub use camera::CameraError;
 pub use connection::ConnectGate;
 pub use customer_screen::{CustomerDisplay, CustomerScreen};
 pub use customers::{EnrolOutcome, Enrolment};

@@ -550,3 +550,51 @@ async fn an_id_no_customer_of_this_business_has_is_refused_before_anything_is_st
     assert!(matches!(waiting, ScanOutcome::Queued { .. }), "{waiting:?}");
     counter.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_a_manager_chooses_the_camera_and_a_device_that_is_not_one_changes_nothing() {
+    let env = Env::start().await;
+    let counter = env.counter().await;
+    counter.set_pin(PIN, PinFor::OneAction).unwrap();
+    counter.manager_leaves();
+    // A cashier without the PIN.
+    assert_eq!(
+        counter
+            .set_camera(Some("/dev/video0".into()))
+            .unwrap_err()
+            .code(),
+        ErrorCode::PinRefused
+    );
+    // Whoever asks, what is not a camera's device is refused before the PIN.
+    for bad in [
+        "/dev/sda",
+        "/etc/passwd",
+        "/dev/video",
+        "/dev/video0/../sda",
+        "video0",
+    ] {
+        assert_eq!(
+            counter.set_camera(Some(bad.into())).unwrap_err().code(),
+            ErrorCode::InvalidCamera,
+            "{bad}"
+        );
+    }
+    assert_eq!(counter.camera_choice().unwrap(), None);
+    // The manager.
+    counter.check_pin(PIN, PinFor::OneAction).unwrap();
+    counter.set_camera(Some(" /dev/video2 ".into())).unwrap();
+    assert_eq!(
+        counter.camera_choice().unwrap().as_deref(),
+        Some("/dev/video2")
+    );
+    // At the kiosk, the customer may use the camera the till has, not choose it or
+    // list the computer's.
+    counter.check_pin(PIN, PinFor::OneAction).unwrap();
+    counter.set_kiosk(true).unwrap();
+    kiosk_refuses(counter.set_camera(None));
+    kiosk_refuses(counter.camera_choice());
+    assert_eq!(
+        counter.chosen_camera().unwrap().as_deref(),
+        Some("/dev/video2")
+    );
+}

@@ -549,3 +549,4 @@ export function onCoreEvent(handler: (event: CoreEvent) => void): Promise<Unlist
 
 export { toCommandError };
 export * from './receipts';
+export * from './camera';

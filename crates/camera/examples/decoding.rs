@@ -6,7 +6,7 @@
 //! camera: tilted up to 30°, blurred, noisy, with glare, at several sizes), and decoded
 //! by the till's own `Decoder`, one at a time on one thread as the camera does.
 //!
-//!   cargo run --release -p counter-camera --example bench [FRAMES_PER_SYMBOLOGY]
+//!   cargo run --release -p counter-camera --example decoding [FRAMES_PER_SYMBOLOGY]
 
 use std::time::Instant;
 

@@ -1,0 +1,117 @@
+//! The till's camera, open while a scanning screen shows it: the kiosk's home, the
+//! counter's camera panel. Its frames are decoded on GStreamer's threads, never the
+//! window's or the outbox's; what it reads goes to the window that opened it, which
+//! reads it as it reads a wedge scan (the same command, the same identification, the
+//! same write).
+
+use std::sync::Mutex;
+
+use base64::Engine as _;
+use counter_camera::{Camera, Sight, Source};
+use counter_core::CameraError;
+use serde::Serialize;
+use tauri::{AppHandle, Emitter};
+
+/// The event a window's camera sends.
+pub const CAMERA_EVENT: &str = "camera";
+
+/// What the camera sends the window that opened it.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[ts(export)]
+pub enum CameraSight {
+    /// The newest frame, small, as a `data:image/jpeg` URL.
+    Preview { url: String },
+    /// A code read (not seen in the last few seconds): the text a wedge scanner would
+    /// type, and how long ago its frame arrived, in milliseconds.
+    Code { text: String, age_ms: u32 },
+    /// The camera stopped working.
+    Failed,
+}
+
+/// The camera, when a screen has it open.
+#[derive(Debug, Default)]
+pub struct CameraDoor {
+    /// `--camera`: what the till plays, whatever a manager chose.
+    given: Option<Source>,
+    open: Mutex<Option<Open>>,
+}
+
+#[derive(Debug)]
+struct Open {
+    window: String,
+    _camera: Camera,
+}
+
+impl CameraDoor {
+    pub fn new(given: Option<Source>) -> Self {
+        Self {
+            given,
+            open: Mutex::default(),
+        }
+    }
+
+    /// Opens the camera for `window` (closing it for any other): `--camera`, else the
+    /// one a manager chose, else the first one found.
+    pub fn open(
+        &self,
+        app: &AppHandle,
+        window: &str,
+        chosen: Option<String>,
+    ) -> Result<String, CameraError> {
+        let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
+        // The device is released before it is opened again.
+        *open = None;
+        let source = match (&self.given, chosen) {
+            (Some(given), _) => given.clone(),
+            (None, Some(chosen)) => {
+                Source::device(chosen.as_ref()).map_err(|_| CameraError::NoCamera)?
+            }
+            (None, None) => counter_camera::cameras()
+                .into_iter()
+                .find_map(|found| Source::device(found.path.as_ref()).ok())
+                .ok_or(CameraError::NoCamera)?,
+        };
+        let (app, to) = (app.clone(), window.to_owned());
+        let camera = Camera::open(&source, move |sight| {
+            let sight = match sight {
+                Sight::Preview(jpeg) => CameraSight::Preview {
+                    url: format!(
+                        "data:image/jpeg;base64,{}",
+                        base64::engine::general_purpose::STANDARD.encode(jpeg)
+                    ),
+                },
+                Sight::Code { code, arrived } => CameraSight::Code {
+                    text: code.text,
+                    age_ms: u32::try_from(arrived.elapsed().as_millis()).unwrap_or(u32::MAX),
+                },
+                Sight::Failed(reason) => {
+                    tracing::warn!(%reason, "the camera stopped");
+                    CameraSight::Failed
+                }
+            };
+            if let Err(err) = app.emit_to(to.as_str(), CAMERA_EVENT, sight) {
+                tracing::warn!(%err, "a camera event could not be sent");
+            }
+        })
+        .map_err(|err| {
+            tracing::warn!(%err, %source, "the camera could not be opened");
+            CameraError::Failed
+        })?;
+        tracing::info!(%source, window, "camera opened");
+        *open = Some(Open {
+            window: window.to_owned(),
+            _camera: camera,
+        });
+        Ok(source.to_string())
+    }
+
+    /// Closes the camera if `window` has it (the device is released).
+    pub fn close(&self, window: &str) {
+        let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
+        if open.as_ref().is_some_and(|o| o.window == window) {
+            *open = None;
+            tracing::info!(window, "camera closed");
+        }
+    }
+}
