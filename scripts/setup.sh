@@ -14,7 +14,8 @@ build_packages=(libwebkit2gtk-4.1-dev build-essential file pkg-config libxdo-dev
   cmake libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-plugins-good
   libayatana-appindicator3-dev librsvg2-dev)
 bundle_packages=(lintian appstream desktop-file-utils man-db dpkg-dev)
-test_packages=(xvfb xauth webkit2gtk-driver dbus dbus-x11 imagemagick xdotool openbox wmctrl python3-venv gnome-keyring)
+test_packages=(xvfb xauth webkit2gtk-driver dbus dbus-x11 imagemagick xdotool x11-xkb-utils openbox wmctrl python3-venv gnome-keyring
+  cage xwayland)
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 

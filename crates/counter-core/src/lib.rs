@@ -61,6 +61,7 @@ pub mod events;
 pub mod history;
 pub mod ids;
 pub mod input;
+pub mod keys;
 pub mod kinds;
 mod learner;
 pub mod lock;

@@ -29,6 +29,8 @@ pub struct Settings {
     pub customer_display: Option<crate::counter::CustomerDisplay>,
     /// The camera a manager chose (a V4L2 device), when not the first one found.
     pub camera: Option<String>,
+    /// The keyboard layout the wedge scanner was set up for.
+    pub scanner_layout: crate::keys::KeyboardLayout,
     /// More loyalty scans of one card at this till in a day than this is unusual
     /// (None: [`UNUSUAL_SCANS`]).
     pub unusual_scans: Option<u32>,

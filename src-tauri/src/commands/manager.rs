@@ -2,6 +2,7 @@
 //! queue's history and its export, the till's places, the kiosk and the demo's samples.
 //! Thin adapters like the rest: the core decides, and asks for the manager.
 
+use counter_core::keys::KeyPress;
 use counter_core::outbox::ItemState;
 use counter_core::pin::PinStatus;
 use counter_core::{IssueChoices, PinFor};
@@ -196,12 +197,19 @@ pub async fn set_kiosk(
 }
 
 /// A customer checks in at the kiosk with their own card: one visit, never a repeat.
+/// `keys`: the keys the scanner sent, read through its layout (a till whose keyboard
+/// has another layout types something else).
 #[tauri::command]
 pub async fn check_in(
     till: State<'_, Till>,
     input: String,
+    keys: Option<Vec<KeyPress>>,
 ) -> Result<counter_core::CheckIn, CommandError> {
-    Ok(till.session().await.counter.check_in(&input).await?)
+    let session = till.session().await;
+    let input = session
+        .counter
+        .scanned_text(input, &keys.unwrap_or_default());
+    Ok(session.counter.check_in(&input).await?)
 }
 
 /// The writes made on the till's days `from` to `to` (`2026-11-23`), in `state` when

@@ -270,11 +270,17 @@ pub async fn queue_status(till: State<'_, Till>) -> Result<QueueStatus, CommandE
 }
 
 /// Reads what the scanner or the keyboard gave: a card (with what the till knows of it),
-/// a gift card, or not a card.
+/// a gift card, or not a card. `keys`: the keys the scanner sent, read through its
+/// layout (a till whose keyboard has another layout types something else).
 #[tauri::command]
-pub async fn read_scan(till: State<'_, Till>, input: String) -> Result<ScanRead, CommandError> {
+pub async fn read_scan(
+    till: State<'_, Till>,
+    input: String,
+    keys: Option<Vec<counter_core::keys::KeyPress>>,
+) -> Result<ScanRead, CommandError> {
     let session = till.session().await;
     let counter = &session.counter;
+    let input = counter.scanned_text(input, &keys.unwrap_or_default());
     Ok(match counter.read_scan(&input).await? {
         ScanFound::Card { id, known, actions } => ScanRead::Card {
             id: id.as_str().to_owned(),
@@ -475,3 +481,4 @@ pub mod camera;
 pub mod customer;
 pub mod manager;
 pub mod receipts;
+pub mod scanner;

@@ -109,6 +109,8 @@ enum Kind {
     Key,
     /// A file's path.
     Path,
+    /// The keys a wedge scanner sent (`[{code, shift, gap_ms}]`).
+    Keys,
 }
 
 /// The values that are wrong for `kind`, besides a value of another JSON type.
@@ -236,6 +238,13 @@ fn wrong_values(kind: Kind, other: &Other) -> Vec<Value> {
             json!("lc_test_\u{0}"),
         ],
         Kind::Path => vec![json!(""), json!("\u{0}"), json!("/proc/self/mem")],
+        Kind::Keys => vec![
+            json!([{}]),
+            json!([{"code": 1, "shift": false, "gap_ms": 0}]),
+            json!([{"code": "KeyA", "shift": "yes", "gap_ms": 0}]),
+            json!([{"code": "KeyA", "shift": false, "gap_ms": -1}]),
+            json!([{"code": "KeyA", "shift": false, "gap_ms": 1e12}]),
+        ],
     }
 }
 
@@ -282,6 +291,11 @@ fn table() -> BTreeMap<&'static str, Vec<Argument>> {
     let draft = json!({"pass_id": "pass_0000000000", "title": "Hello", "body": "Hi",
         "audience": "all", "visited_within_days": null, "has_reward": null, "scheduled_at": null});
     let query = json!({"kind": "customers"});
+    // A scanner's burst: "card" on a US layout.
+    let keys = json!(
+        ["KeyC", "KeyA", "KeyR", "KeyD"]
+            .map(|code| json!({"code": code, "shift": false, "gap_ms": 3}))
+    );
     let printer = json!({"address": {"kind": "network", "host": "127.0.0.1", "port": 9100},
         "paper": "mm80"});
     BTreeMap::from([
@@ -323,7 +337,10 @@ fn table() -> BTreeMap<&'static str, Vec<Argument>> {
         ("queue_status", vec![]),
         (
             "read_scan",
-            vec![arg("input", Scan, json!("card_0000000000"))],
+            vec![
+                arg("input", Scan, json!("card_0000000000")),
+                optional("keys", Keys, keys.clone()),
+            ],
         ),
         (
             "read_card",
@@ -447,7 +464,10 @@ fn table() -> BTreeMap<&'static str, Vec<Argument>> {
         ("set_kiosk", vec![arg("on", Flag, json!(true))]),
         (
             "check_in",
-            vec![arg("input", Scan, json!("card_0000000000"))],
+            vec![
+                arg("input", Scan, json!("card_0000000000")),
+                optional("keys", Keys, keys.clone()),
+            ],
         ),
         (
             "history",
@@ -501,6 +521,11 @@ fn table() -> BTreeMap<&'static str, Vec<Argument>> {
         (
             "set_camera",
             vec![optional("device", Path, json!("/dev/video0"))],
+        ),
+        ("scanner_layout", vec![]),
+        (
+            "set_scanner_layout",
+            vec![arg("layout", Choice, json!("fr"))],
         ),
     ])
 }

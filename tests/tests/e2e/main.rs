@@ -17,6 +17,7 @@ mod demo;
 mod desktop;
 mod fuzz;
 mod kiosk;
+mod layout;
 mod manager;
 mod messages;
 mod offline;

@@ -125,10 +125,28 @@ describe('Counter', () => {
     await vi.waitFor(() => expect(ipc.cameraOpen).toHaveBeenCalledTimes(1));
     ipc.readScan.mockClear();
     camera.see!({ type: 'code', text: 'card_0000000001', age_ms: 2 });
-    await vi.waitFor(() => expect(ipc.readScan).toHaveBeenCalledWith('card_0000000001'));
+    await vi.waitFor(() => expect(ipc.readScan).toHaveBeenCalledWith('card_0000000001', []));
     // Read: the panel closes and the camera is released.
     await vi.waitFor(() => expect(document.getElementById('camera-panel')).toBeNull());
     expect(ipc.cameraClose).toHaveBeenCalled();
+  });
+
+  it('sends the keys of a scan with what they typed, for the core to read through the scanner’s layout', async () => {
+    shows(card({}));
+    await open();
+    ipc.readScan.mockClear();
+    const field = document.getElementById('scan') as HTMLInputElement;
+    field.focus();
+    for (const [code, key] of [['KeyC', 'c'], ['KeyA', 'q'], ['KeyR', 'r'], ['KeyD', 'd']]) {
+      await fireEvent.keyDown(field, { key, code });
+      field.value += key;
+      await fireEvent.input(field);
+    }
+    await fireEvent.keyDown(field, { key: 'Enter', code: 'Enter' });
+    await vi.waitFor(() => expect(ipc.readScan).toHaveBeenCalled());
+    const [input, keys] = ipc.readScan.mock.lastCall as [string, { code: string }[]];
+    expect(input).toBe('cqrd');
+    expect(keys.map((k) => k.code)).toEqual(['KeyC', 'KeyA', 'KeyR', 'KeyD']);
   });
 
   it('offers a visit and no points for a visits card', async () => {

@@ -82,7 +82,7 @@ describe('Kiosk', () => {
     await vi.waitFor(() => expect(ipc.cameraOpen).toHaveBeenCalled());
     camera.see!({ type: 'preview', url: 'data:image/jpeg;base64,/9j/' });
     camera.see!({ type: 'code', text: 'card_from_camera', age_ms: 4 });
-    await vi.waitFor(() => expect(ipc.checkIn).toHaveBeenCalledWith('card_from_camera'));
+    await vi.waitFor(() => expect(ipc.checkIn).toHaveBeenCalledWith('card_from_camera', []));
     expect(document.getElementById('camera-preview')).not.toBeNull();
     expect(await screen.findByText('Code read.')).toBeTruthy();
   });
@@ -93,5 +93,25 @@ describe('Kiosk', () => {
     expect(await screen.findByText('No camera here. Scan or type the card instead.')).toBeTruthy();
     await fireEvent.click(document.getElementById('kiosk-key-c')!);
     expect(field.value).toBe('c');
+  });
+});
+
+describe('Kiosk and a wedge scanner', () => {
+  it('sends the physical keys of what was typed with the scan, for the core to read through the scanner’s layout', async () => {
+    ipc.checkIn.mockResolvedValueOnce(counted);
+    const field = open();
+    // A US scanner on an AZERTY keyboard: KeyA types "q" here.
+    const keys: [string, string][] = [['KeyC', 'c'], ['KeyA', 'q'], ['KeyR', 'r'], ['KeyD', 'd']];
+    field.focus();
+    for (const [code, key] of keys) {
+      await fireEvent.keyDown(field, { key, code });
+      field.value += key;
+      await fireEvent.input(field);
+    }
+    await fireEvent.submit(field.closest('form')!);
+    await vi.waitFor(() => expect(ipc.checkIn).toHaveBeenCalled());
+    const [input, sent] = ipc.checkIn.mock.lastCall as [string, { code: string; shift: boolean }[]];
+    expect(input).toBe('cqrd');
+    expect(sent.map((k) => k.code)).toEqual(['KeyC', 'KeyA', 'KeyR', 'KeyD']);
   });
 });

@@ -203,6 +203,43 @@ impl Counter {
         })
     }
 
+    /// What a scan typed: `typed` as it is (a person, the kiosk's keys, the camera,
+    /// a scanner on a keyboard of its own layout), or, when that names no card and a
+    /// scanner sent `keys` that, read through its layout, name one, what they name.
+    /// See [`crate::keys`].
+    pub fn scanned_text(&self, typed: String, keys: &[crate::keys::KeyPress]) -> String {
+        let names_a_card = |text: &str| {
+            matches!(
+                scanner::read(text),
+                Scanned::Card { .. } | Scanned::GiftCard { .. }
+            )
+        };
+        if keys.is_empty() || names_a_card(&typed) {
+            return typed;
+        }
+        let layout = self
+            .settings()
+            .map(|settings| settings.scanner_layout)
+            .unwrap_or_default();
+        match crate::keys::scanned(layout, keys) {
+            Some(from_keys) if names_a_card(&from_keys) => from_keys,
+            _ => typed,
+        }
+    }
+
+    /// The keyboard layout the wedge scanner was set up for (staff only).
+    pub fn scanner_layout(&self) -> Result<crate::keys::KeyboardLayout, Error> {
+        self.staff()?;
+        Ok(self.settings()?.scanner_layout)
+    }
+
+    /// Sets the keyboard layout the wedge scanner was set up for (a manager's).
+    pub fn set_scanner_layout(&self, layout: crate::keys::KeyboardLayout) -> Result<(), Error> {
+        self.staff()?;
+        self.as_manager()?;
+        self.change_settings(|saved| saved.scanner_layout = layout)
+    }
+
     /// [`Counter::identify`], for the kiosk's check-in too.
     pub(super) async fn identify_code(&self, input: &str) -> Result<Scanned, Error> {
         let code = match scanner::read(input) {

@@ -5,6 +5,7 @@
 
 use std::time::Duration;
 
+use counter_core::keys::KeyboardLayout;
 use counter_core::pin::PinError;
 use counter_core::{
     CheckIn, Config, Enrolment, Error, ErrorCode, GiftCardIssue, ItemState, NotAllowed, PinFor,
@@ -552,7 +553,8 @@ async fn an_id_no_customer_of_this_business_has_is_refused_before_anything_is_st
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn only_a_manager_chooses_the_camera_and_a_device_that_is_not_one_changes_nothing() {
+async fn only_a_manager_chooses_the_camera_and_the_scanners_layout_and_a_device_that_is_not_one_changes_nothing()
+ {
     let env = Env::start().await;
     let counter = env.counter().await;
     counter.set_pin(PIN, PinFor::OneAction).unwrap();
@@ -580,7 +582,18 @@ async fn only_a_manager_chooses_the_camera_and_a_device_that_is_not_one_changes_
         );
     }
     assert_eq!(counter.camera_choice().unwrap(), None);
+    assert_eq!(
+        counter
+            .set_scanner_layout(KeyboardLayout::Fr)
+            .unwrap_err()
+            .code(),
+        ErrorCode::PinRefused
+    );
+    assert_eq!(counter.scanner_layout().unwrap(), KeyboardLayout::Us);
     // The manager.
+    counter.check_pin(PIN, PinFor::OneAction).unwrap();
+    counter.set_scanner_layout(KeyboardLayout::Fr).unwrap();
+    assert_eq!(counter.scanner_layout().unwrap(), KeyboardLayout::Fr);
     counter.check_pin(PIN, PinFor::OneAction).unwrap();
     counter.set_camera(Some(" /dev/video2 ".into())).unwrap();
     assert_eq!(
@@ -593,6 +606,8 @@ async fn only_a_manager_chooses_the_camera_and_a_device_that_is_not_one_changes_
     counter.set_kiosk(true).unwrap();
     kiosk_refuses(counter.set_camera(None));
     kiosk_refuses(counter.camera_choice());
+    kiosk_refuses(counter.set_scanner_layout(KeyboardLayout::Us));
+    kiosk_refuses(counter.scanner_layout());
     assert_eq!(
         counter.chosen_camera().unwrap().as_deref(),
         Some("/dev/video2")

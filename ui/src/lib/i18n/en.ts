@@ -596,6 +596,13 @@ const words = {
   camera_first_found: 'The first camera found',
   camera_found_none: 'No camera found on this computer.',
   camera_saved: 'Camera saved.',
+  scanner_layout_title: 'Scanner keyboard layout',
+  scanner_layout_hint: 'The layout the barcode scanner was set up for. Its keys are read through it, whatever this keyboard’s layout.',
+  scanner_layout_us: 'US (QWERTY)',
+  scanner_layout_uk: 'UK (QWERTY)',
+  scanner_layout_fr: 'French (AZERTY)',
+  scanner_layout_de: 'German (QWERTZ)',
+  scanner_layout_saved: 'Scanner layout saved.',
   not_allowed_threshold: 'The threshold is from 1 to {max} scans a day.',
 } satisfies Record<string, Entry>;
 

@@ -595,6 +595,13 @@ const words: Record<Key, Entry> = {
   camera_first_found: 'La première caméra trouvée',
   camera_found_none: 'Aucune caméra trouvée sur cet ordinateur.',
   camera_saved: 'Caméra enregistrée.',
+  scanner_layout_title: 'Disposition du clavier du scanner',
+  scanner_layout_hint: 'La disposition pour laquelle le lecteur de codes-barres est réglé. Ses touches sont lues ainsi, quelle que soit la disposition de ce clavier.',
+  scanner_layout_us: 'Américaine (QWERTY)',
+  scanner_layout_uk: 'Britannique (QWERTY)',
+  scanner_layout_fr: 'Française (AZERTY)',
+  scanner_layout_de: 'Allemande (QWERTZ)',
+  scanner_layout_saved: 'Disposition du scanner enregistrée.',
   not_allowed_threshold: 'Le seuil va de 1 à {max} passages par jour.',
 };
 

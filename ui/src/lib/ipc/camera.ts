@@ -1,9 +1,11 @@
 // The camera: opened by a scanning screen (the kiosk's home, the counter's camera
 // panel) and closed when it goes; what it sees comes as `camera` events to this window.
+// And the wedge scanner's keyboard layout.
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import { call } from './call';
 import type { CameraChoice } from './bindings/CameraChoice';
 import type { CameraSight } from './bindings/CameraSight';
+import type { KeyboardLayout } from './bindings/KeyboardLayout';
 
 /** Opens the camera for this window; answers what it plays. */
 export function cameraOpen(): Promise<string> {
@@ -25,9 +27,19 @@ export function setCamera(device: string | null): Promise<void> {
   return call<void>('set_camera', { device });
 }
 
+/** The keyboard layout the wedge scanner was set up for. */
+export function scannerLayout(): Promise<KeyboardLayout> {
+  return call<KeyboardLayout>('scanner_layout');
+}
+
+/** Sets the keyboard layout the wedge scanner was set up for (a manager's). */
+export function setScannerLayout(layout: KeyboardLayout): Promise<void> {
+  return call<void>('set_scanner_layout', { layout });
+}
+
 /** What this window's camera sees. */
 export function onCamera(handler: (sight: CameraSight) => void): Promise<UnlistenFn> {
   return listen<CameraSight>('camera', (event) => handler(event.payload));
 }
 
-export type { CameraChoice, CameraSight };
+export type { CameraChoice, CameraSight, KeyboardLayout };

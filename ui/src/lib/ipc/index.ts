@@ -2,6 +2,7 @@
 // never call `invoke` themselves, so every command has one typed signature here.
 import { call, toCommandError } from './call';
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
+import type { KeyPress } from './bindings/KeyPress';
 import type { Abilities } from './bindings/Abilities';
 import type { CustomerDisplay } from './bindings/CustomerDisplay';
 import type { CustomerScreen } from './bindings/CustomerScreen';
@@ -116,6 +117,7 @@ import type { WriteView } from './bindings/WriteView';
 
 export type {
   Abilities,
+  KeyPress,
   CustomerDisplay,
   CustomerScreen,
   MonitorView,
@@ -340,8 +342,8 @@ export function disconnect(): Promise<void> {
  * Reads scanner or keyboard input through the core's scanner rules; a code with no
  * prefix the till knows is looked up as a loyalty card, then as a gift card.
  */
-export function readScan(input: string): Promise<ScanRead> {
-  return call<ScanRead>('read_scan', { input });
+export function readScan(input: string, keys: KeyPress[] = []): Promise<ScanRead> {
+  return call<ScanRead>('read_scan', keys.length ? { input, keys } : { input });
 }
 
 /** A card read from the service now (or why it was not). */
@@ -497,8 +499,8 @@ export function setKiosk(on: boolean): Promise<KioskStatus> {
 }
 
 /** A customer checks in at the kiosk with their own card. */
-export function checkIn(input: string): Promise<CheckIn> {
-  return call<CheckIn>('check_in', { input });
+export function checkIn(input: string, keys: KeyPress[] = []): Promise<CheckIn> {
+  return call<CheckIn>('check_in', keys.length ? { input, keys } : { input });
 }
 
 /** What the till allows while the service cannot be reached. */
