@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The .deb a shop installs, checked as installed: Debian's own checkers (lintian, with no
 # error and no warning; appstreamcli on the AppStream metadata; desktop-file-validate),
-# then unpacked in a scratch root (`dpkg -x`): its control fields, desktop entry, man
-# page, documents and icons checked, and the installed binary started under Xvfb until
-# its window shows the Connect screen.
+# then unpacked in a scratch root (`dpkg -x`): its control fields, desktop entry, kiosk
+# login session, man pages, documents and icons checked, and the installed binary
+# started under Xvfb until its window shows the Connect screen. (The kiosk session is
+# run for real by scripts/kiosk-session-test.sh.)
 #
 #   scripts/bundle-test.sh [DEB]     (default: the one `make bundle` built)
 set -euo pipefail
@@ -44,6 +45,21 @@ case "$(field Depends)" in
   *fonts-dejavu-core*) ok "depends on fonts-dejavu-core (the font the page names)" ;;
   *) fail "Depends lacks fonts-dejavu-core: $(field Depends)" ;;
 esac
+# The kiosk session's compositor, and Xwayland, without which cage 0.1.4 does not start.
+for package in cage xwayland; do
+  case ", $(field Depends)," in
+    *", $package,"*|*", $package "*) ok "depends on $package (the kiosk session)" ;;
+    *) fail "Depends lacks $package: $(field Depends)" ;;
+  esac
+done
+# The camera's GStreamer elements (videoconvert, appsrc; v4l2src, jpegenc): the
+# libraries dpkg-shlibdeps finds do not bring them.
+for package in gstreamer1.0-plugins-base gstreamer1.0-plugins-good; do
+  case ", $(field Depends)," in
+    *", $package,"*|*", $package "*) ok "depends on $package (the camera)" ;;
+    *) fail "Depends lacks $package: $(field Depends)" ;;
+  esac
+done
 
 dpkg -x "$deb" "$root"
 
@@ -71,6 +87,26 @@ else
   fail "no usr/share/applications/$id.desktop (there: $entries)"
 fi
 
+# The kiosk login session: what the login screen offers, and the script it runs.
+session_entry=$root/usr/share/wayland-sessions/loyalty-counter-kiosk.desktop
+session=usr/bin/loyalty-counter-kiosk-session
+if [ -f "$session_entry" ]; then
+  desktop-file-validate "$session_entry" && ok "kiosk session entry: desktop-file-validate" ||
+    fail "kiosk session entry: desktop-file-validate"
+  session_key() { sed -n "s/^$1=//p" "$session_entry" | head -n1; }
+  [ "$(session_key Name)" = "Loyalty Counter kiosk" ] && ok "kiosk session entry: Name=Loyalty Counter kiosk" ||
+    fail "kiosk session entry: Name=$(session_key Name)"
+  [ "$(session_key Exec)" = "/$session" ] && ok "kiosk session entry: Exec=/$session" ||
+    fail "kiosk session entry: Exec=$(session_key Exec), not /$session"
+else
+  fail "no usr/share/wayland-sessions/loyalty-counter-kiosk.desktop"
+fi
+# As the archive holds it (dpkg -x keeps modes, but the listing is what dpkg installs).
+mode=$(dpkg-deb -c "$deb" | awk -v path="./$session" '$6 == path { print $1, $2 }')
+[ "$mode" = "-rwxr-xr-x root/root" ] && ok "$session is installed executable ($mode)" ||
+  fail "$session is installed as: ${mode:-nothing}"
+sh -n "$root/$session" && ok "$session: sh -n" || fail "$session: sh -n"
+
 # AppStream: what software centres list; its launchable is the desktop entry.
 metainfo=$root/usr/share/metainfo/$id.metainfo.xml
 if [ -f "$metainfo" ]; then
@@ -83,7 +119,7 @@ else
   fail "no usr/share/metainfo/$id.metainfo.xml"
 fi
 
-# The man page, the copyright and the changelog, where Debian looks for them.
+# The man pages, the copyright and the changelog, where Debian looks for them.
 man=$root/usr/share/man/man1/loyalty-counter.1.gz
 if [ -f "$man" ]; then
   page=$(MANWIDTH=80 LC_ALL=C.UTF-8 man --warnings -l "$man" 2>"$out/man-warnings.txt" | col -b)
@@ -95,6 +131,17 @@ if [ -f "$man" ]; then
   ok "the man page documents every option"
 else
   fail "no usr/share/man/man1/loyalty-counter.1.gz"
+fi
+man=$root/usr/share/man/man1/loyalty-counter-kiosk-session.1.gz
+if [ -f "$man" ]; then
+  page=$(MANWIDTH=80 LC_ALL=C.UTF-8 man --warnings -l "$man" 2>"$out/man-warnings.txt" | col -b)
+  [ ! -s "$out/man-warnings.txt" ] && ok "the kiosk session's man page renders without warnings" ||
+    { fail "the kiosk session's man page warnings:"; cat "$out/man-warnings.txt" >&2; }
+  for word in /etc/default/loyalty-counter-kiosk LOYALTY_COUNTER_KIOSK_ARGS LOYALTY_COUNTER_BIN; do
+    grep -q -- "$word" <<<"$page" || fail "the kiosk session's man page does not document $word"
+  done
+else
+  fail "no usr/share/man/man1/loyalty-counter-kiosk-session.1.gz"
 fi
 doc=$root/usr/share/doc/loyalty-counter
 grep -q '^License: Expat' "$doc/copyright" 2>/dev/null && ok "copyright (Expat)" || fail "no copyright file"

@@ -4,14 +4,18 @@
 #
 # - the desktop entry named by the app's id (app.loyaltycounter.desktop.desktop), as
 #   AppStream's `launchable` names it, with its AppStream metadata beside it;
-# - the man page (generated from the command-line parser), the copyright and the
-#   changelog in usr/share, compressed as Debian policy asks (gzip -9n);
+# - the man pages (the app's, generated from the command-line parser, and the kiosk
+#   session's), the copyright and the changelog in usr/share, compressed as Debian
+#   policy asks (gzip -9n);
 # - Depends computed from the binary's shared libraries by dpkg-shlibdeps (the C library
-#   included), plus the font the page names;
-# - files owned by root, modes 0644/0755, md5sums and Installed-Size recomputed.
+#   included), then the packages src-tauri/tauri.conf.json's `depends` names (the font
+#   the page names; cage and Xwayland for the kiosk session), in place of Tauri's line;
+# - files owned by root, modes 0644/0755 (the app and the kiosk session's script
+#   executable), md5sums and Installed-Size recomputed.
 #
 # Tauri's bundler has no setting for these; what it has a setting for (maintainer,
-# section, long description, the desktop entry's text) is set in src-tauri.
+# section, long description, the desktop entry's text, the kiosk session's files) is set
+# in src-tauri.
 #
 #   scripts/deb.sh        (after `tauri build --bundles deb`; `make bundle` runs both)
 set -euo pipefail
@@ -35,7 +39,9 @@ install -Dm644 "packaging/$id.metainfo.xml" "$root/usr/share/metainfo/$id.metain
 install -Dm644 packaging/copyright "$root/usr/share/doc/loyalty-counter/copyright"
 gzip -9n <packaging/changelog >"$root/usr/share/doc/loyalty-counter/changelog.gz"
 install -d "$root/usr/share/man/man1"
-gzip -9n <packaging/loyalty-counter.1 >"$root/usr/share/man/man1/loyalty-counter.1.gz"
+for page in loyalty-counter loyalty-counter-kiosk-session; do
+  gzip -9n <"packaging/$page.1" >"$root/usr/share/man/man1/$page.1.gz"
+done
 
 # dpkg-shlibdeps reads the package's name from a debian/control of its own.
 mkdir -p "$stage/debian"
@@ -43,7 +49,12 @@ printf 'Source: loyalty-counter\n\nPackage: loyalty-counter\nArchitecture: any\n
 binary=$root/usr/bin/loyalty-counter
 shlibs=$(cd "$stage" && dpkg-shlibdeps -O -e"$binary" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 [ -n "$shlibs" ] || { echo "dpkg-shlibdeps found no library in $binary" >&2; exit 1; }
-depends="$shlibs, fonts-dejavu-core"
+# The packages tauri.conf.json names, kept in that one list (Tauri's line adds its own
+# unversioned libraries, which dpkg-shlibdeps names better).
+needs=$(perl -MJSON::PP -0777 -ne 'print join(", ", @{decode_json($_)->{bundle}{linux}{deb}{depends}})' \
+  src-tauri/tauri.conf.json)
+[ -n "$needs" ] || { echo "src-tauri/tauri.conf.json names no depends" >&2; exit 1; }
+depends="$shlibs, $needs"
 
 control=$root/DEBIAN/control
 installed_kib=$(du -sk --exclude=DEBIAN "$root" | cut -f1)
@@ -51,7 +62,11 @@ sed -i -e "s/^Depends: .*/Depends: $depends/" -e "s/^Installed-Size: .*/Installe
 grep -q '^Depends: ' "$control" || { echo "no Depends line in Tauri's control file" >&2; exit 1; }
 
 find "$root" -path "$root/DEBIAN" -prune -o -type d -exec chmod 0755 {} + -o -type f -exec chmod 0644 {} +
-chmod 0755 "$binary"
+# The kiosk session's script came through tauri.conf.json's `files`, with the mode of the
+# checkout, which the line above resets.
+session=$root/usr/bin/loyalty-counter-kiosk-session
+[ -f "$session" ] || { echo "no usr/bin/loyalty-counter-kiosk-session: tauri.conf.json's files?" >&2; exit 1; }
+chmod 0755 "$binary" "$session"
 (cd "$root" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | sort -z | xargs -0 md5sum) >"$root/DEBIAN/md5sums"
 chmod 0644 "$root/DEBIAN/md5sums" "$control"
 
