@@ -97,9 +97,10 @@ fuzz: build
 keychain-test: rust-test
 	scripts/keychain-test.sh
 
-# The kiosk login session the .deb ships, run for real: cage (drawing into Xvfb) runs its
-# restart loop, which runs the app's demo; the window alone fills the screen, the app
-# killed is back within 5 s, and ending the loop ends the session (~15 s).
+# The kiosk login session the .deb ships, run for real, twice: cage (headless, then drawing
+# into Xvfb for screenshots) runs its restart loop, which runs the app's demo; the window
+# alone fills the screen, the app killed is back within 5 s, and ending the loop ends the
+# session (~25 s).
 kiosk-session-test: build
 	scripts/kiosk-session-test.sh
 
