@@ -21,51 +21,12 @@ use image::{GrayImage, Luma};
 use imageproc::geometric_transformations::{Interpolation, Projection, warp_into};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use zxingcpp::BarcodeFormat;
 
 /// The frame's size: a 720p camera.
 pub const WIDTH: u32 = 1280;
 pub const HEIGHT: u32 = 720;
 
-/// The symbologies a wallet pass may carry.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Symbology {
-    Qr,
-    Pdf417,
-    Aztec,
-    Code128,
-    DataMatrix,
-}
-
-impl Symbology {
-    pub const ALL: [Symbology; 5] = [
-        Self::Qr,
-        Self::Pdf417,
-        Self::Aztec,
-        Self::Code128,
-        Self::DataMatrix,
-    ];
-
-    fn format(self) -> BarcodeFormat {
-        match self {
-            Self::Qr => BarcodeFormat::QRCode,
-            Self::Pdf417 => BarcodeFormat::PDF417,
-            Self::Aztec => BarcodeFormat::Aztec,
-            Self::Code128 => BarcodeFormat::Code128,
-            Self::DataMatrix => BarcodeFormat::DataMatrix,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Qr => "qr",
-            Self::Pdf417 => "pdf417",
-            Self::Aztec => "aztec",
-            Self::Code128 => "code128",
-            Self::DataMatrix => "datamatrix",
-        }
-    }
-}
+pub use counter_camera::{Symbology, WALLET_SYMBOLOGIES};
 
 /// The code's modules, one `bool` each (true: dark), as zxing-cpp's writer draws them
 /// (a linear code as one row of bars).

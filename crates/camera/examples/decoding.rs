@@ -10,7 +10,7 @@
 
 use std::time::Instant;
 
-use camera_frames::{Scene, Symbology};
+use camera_frames::{Scene, WALLET_SYMBOLOGIES};
 use counter_camera::{Decoder, Luma};
 
 fn main() {
@@ -32,7 +32,7 @@ fn main() {
         "camera: {per_symbology} frames a symbology, 1280x720, tilted up to 30 degrees, blur, noise, glare"
     );
     let (mut with_code, mut read, mut wrong) = (0, 0, 0);
-    for symbology in Symbology::ALL {
+    for symbology in WALLET_SYMBOLOGIES {
         let mut read_here = 0;
         for seed in 0..per_symbology {
             let text = format!("card_{:012x}", seed * 7919 + 17);

@@ -5,7 +5,7 @@
 //!
 //! SYMBOLOGY is qr, pdf417, aztec, code128, datamatrix, or none (a phone without a code).
 
-use camera_frames::{Scene, Symbology};
+use camera_frames::{Scene, WALLET_SYMBOLOGIES};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -15,7 +15,9 @@ fn main() {
     };
     let count: u64 = rest.first().and_then(|n| n.parse().ok()).unwrap_or(10);
     let first: u64 = rest.get(1).and_then(|n| n.parse().ok()).unwrap_or(0);
-    let symbology = Symbology::ALL.into_iter().find(|s| s.name() == symbology);
+    let symbology = WALLET_SYMBOLOGIES
+        .into_iter()
+        .find(|s| s.name() == symbology);
     std::fs::create_dir_all(folder).expect("the folder can be made");
     for seed in first..first + count {
         let frame = Scene::held(symbology.map(|s| (s, text.as_str())), seed).draw();

@@ -22,6 +22,17 @@ pub enum Symbology {
 }
 
 impl Symbology {
+    /// Its short name (`qr`, `pdf417`, `aztec`, `code128`, `datamatrix`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Qr => "qr",
+            Self::Pdf417 => "pdf417",
+            Self::Aztec => "aztec",
+            Self::Code128 => "code128",
+            Self::DataMatrix => "datamatrix",
+        }
+    }
+
     /// zxing-cpp's name for it.
     pub fn format(self) -> BarcodeFormat {
         match self {

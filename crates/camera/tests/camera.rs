@@ -12,7 +12,7 @@ use gstreamer::prelude::*;
 
 /// Frames of `code` in `folder`, held still as a customer does (a sharp, straight one
 /// first, then hands that move).
-fn frames(folder: &Path, code: Option<(camera_frames::Symbology, &str)>, count: u64) {
+fn frames(folder: &Path, code: Option<(Symbology, &str)>, count: u64) {
     std::fs::create_dir_all(folder).unwrap();
     for seed in 0..count {
         let frame = match (seed, code) {
@@ -53,11 +53,7 @@ fn watch(rx: &Receiver<Sight>, time: Duration) -> (Vec<String>, usize) {
 #[test]
 fn a_folder_of_frames_of_a_held_code_is_read_once_with_a_preview() {
     let dir = tempfile::tempdir().unwrap();
-    frames(
-        dir.path(),
-        Some((camera_frames::Symbology::Qr, "card_held_0001")),
-        4,
-    );
+    frames(dir.path(), Some((Symbology::Qr, "card_held_0001")), 4);
     let (camera, rx) = open(&Source::parse(dir.path().to_str().unwrap()).unwrap());
     // Four frames at ten a second, looped for three seconds: the code is in ~30 frames.
     let (codes, previews) = watch(&rx, Duration::from_secs(3));
@@ -86,11 +82,11 @@ fn frames_without_a_code_read_nothing() {
 
 #[test]
 fn each_wallet_symbology_is_read_through_the_pipeline() {
-    for (symbology, ours) in [
-        (camera_frames::Symbology::Pdf417, Symbology::Pdf417),
-        (camera_frames::Symbology::Aztec, Symbology::Aztec),
-        (camera_frames::Symbology::Code128, Symbology::Code128),
-        (camera_frames::Symbology::DataMatrix, Symbology::DataMatrix),
+    for symbology in [
+        Symbology::Pdf417,
+        Symbology::Aztec,
+        Symbology::Code128,
+        Symbology::DataMatrix,
     ] {
         let dir = tempfile::tempdir().unwrap();
         let text = format!("gc_{}_0042", symbology.name());
@@ -109,7 +105,10 @@ fn each_wallet_symbology_is_read_through_the_pipeline() {
             .recv_timeout(Duration::from_secs(5))
             .expect("a code read");
         drop(camera);
-        assert_eq!((code.text.as_str(), code.symbology), (text.as_str(), ours));
+        assert_eq!(
+            (code.text.as_str(), code.symbology),
+            (text.as_str(), symbology)
+        );
     }
 }
 
@@ -117,11 +116,7 @@ fn each_wallet_symbology_is_read_through_the_pipeline() {
 fn a_video_file_is_played_in_a_loop_as_a_camera() {
     let dir = tempfile::tempdir().unwrap();
     let stills = dir.path().join("stills");
-    frames(
-        &stills,
-        Some((camera_frames::Symbology::Qr, "card_video_0007")),
-        3,
-    );
+    frames(&stills, Some((Symbology::Qr, "card_video_0007")), 3);
     // The video made by GStreamer itself: the stills as Motion JPEG in an AVI file.
     let video = dir.path().join("clip.avi");
     gst::init().unwrap();
