@@ -95,9 +95,13 @@ impl Scene {
     /// A frame as a hand holds a phone: drawn from `seed`, turned up to 30° away from
     /// the camera in any direction, rolled, near or far (a module 2.5 to 6 pixels wide),
     /// blurred, noisy, with glare. `code: None` makes a phone showing no code.
+    ///
+    /// The customer aims the code at the camera: when a phone that near would put part
+    /// of the code (or its quiet zone) outside the frame, it is held further away until
+    /// the whole code is in view, as a person looking at the preview does.
     pub fn held(code: Option<(Symbology, &str)>, seed: u64) -> Self {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        Self {
+        let mut scene = Self {
             code: code.map(|(symbology, text)| (symbology, text.to_owned())),
             module: rng.random_range(2.5..6.0),
             tilt: rng.random_range(0.0..=30.0),
@@ -108,7 +112,30 @@ impl Scene {
             glare: rng.random_range(0.0..0.6),
             centre: (rng.random_range(0.38..0.62), rng.random_range(0.4..0.6)),
             seed,
+        };
+        while scene.module > 2.5 && !scene.code_in_view() {
+            scene.module = (scene.module * 0.95).max(2.5);
         }
+        scene
+    }
+
+    /// Whether the code and a quiet zone of 2 modules around it land inside the frame.
+    fn code_in_view(&self) -> bool {
+        let Some((symbology, text)) = &self.code else {
+            return true;
+        };
+        let (columns, rows, _) = modules(*symbology, text);
+        let layout = Layout::of(self.module, *symbology, columns, rows);
+        let quiet = 2.0 * self.module;
+        let (left, top) = (layout.code_left - quiet, layout.code_top - quiet);
+        let (right, bottom) = (
+            layout.code_left + layout.code_width + quiet,
+            layout.code_top + layout.code_height + quiet,
+        );
+        [(left, top), (right, top), (right, bottom), (left, bottom)]
+            .into_iter()
+            .map(|corner| self.place(corner, layout.phone))
+            .all(|(x, y)| (0.0..WIDTH as f32).contains(&x) && (0.0..HEIGHT as f32).contains(&y))
     }
 
     /// The frame, in grey levels.
@@ -154,12 +181,11 @@ impl Scene {
             Some((symbology, text)) => modules(*symbology, text),
             None => (40, 40, Vec::new()),
         };
-        let module = self.module;
-        let code_width = module * columns as f32;
-        let (body_w, body_h) = (
-            code_width * 1.35 + 40.0,
-            (code_width * 2.1).max(code_width * 0.8 + 200.0),
-        );
+        let layout = match &self.code {
+            Some((symbology, _)) => Layout::of(self.module, *symbology, columns, rows),
+            None => Layout::of(self.module, Symbology::Qr, columns, rows),
+        };
+        let (body_w, body_h) = layout.phone;
         let (w, h) = (body_w.round() as u32, body_h.round() as u32);
         let mut phone = GrayImage::from_pixel(w, h, Luma([28]));
         let bezel = (body_w * 0.06).round() as u32;
@@ -169,7 +195,7 @@ impl Scene {
                 phone.put_pixel(x, y, Luma([screen]));
             }
         }
-        let Some((symbology, text)) = &self.code else {
+        let Some((_, text)) = &self.code else {
             // A screen of text-like grey lines instead of a code.
             for line in 0..12 {
                 let y = bezel + 20 + line * (h - 2 * bezel - 40) / 12;
@@ -183,15 +209,10 @@ impl Scene {
             return phone;
         };
         debug_assert!(!text.is_empty());
-        // A linear code's bars are tall; rxing draws them one module high.
-        let row_height = match symbology {
-            Symbology::Code128 => code_width * 0.3,
-            Symbology::Pdf417 => module * 3.0,
-            _ => module,
-        };
-        let code_height = row_height * rows as f32;
-        let left = (w as f32 - code_width) / 2.0;
-        let top = (h as f32 - code_height) / 2.0;
+        let module = self.module;
+        let (row_height, code_width, code_height) =
+            (layout.row_height, layout.code_width, layout.code_height);
+        let (left, top) = (layout.code_left, layout.code_top);
         for y in 0..code_height.ceil() as u32 {
             for x in 0..code_width.ceil() as u32 {
                 let (column, row) = ((x as f32 / module) as u32, (y as f32 / row_height) as u32);
@@ -235,6 +256,43 @@ impl Scene {
             self.centre.0 * WIDTH as f32 + px * scale,
             self.centre.1 * HEIGHT as f32 + py * scale,
         )
+    }
+}
+
+/// Where the code sits on the flat phone, in the phone's pixels.
+struct Layout {
+    /// The phone's body, width and height.
+    phone: (f32, f32),
+    code_left: f32,
+    code_top: f32,
+    code_width: f32,
+    code_height: f32,
+    /// One row of modules' height (a linear code is one tall row).
+    row_height: f32,
+}
+
+impl Layout {
+    fn of(module: f32, symbology: Symbology, columns: u32, rows: u32) -> Self {
+        let code_width = module * columns as f32;
+        let phone = (
+            (code_width * 1.35 + 40.0).round(),
+            (code_width * 2.1).max(code_width * 0.8 + 200.0).round(),
+        );
+        // A linear code's bars are tall; the writer draws them one module high.
+        let row_height = match symbology {
+            Symbology::Code128 => code_width * 0.3,
+            Symbology::Pdf417 => module * 3.0,
+            _ => module,
+        };
+        let code_height = row_height * rows as f32;
+        Self {
+            phone,
+            code_left: ((phone.0 - code_width) / 2.0).floor(),
+            code_top: ((phone.1 - code_height) / 2.0).floor(),
+            code_width,
+            code_height,
+            row_height,
+        }
     }
 }
 

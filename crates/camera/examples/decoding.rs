@@ -2,7 +2,7 @@
 //! a frame without one is ever read as something, and the decode time of a 1280×720
 //! frame.
 //!
-//! The frames are drawn by `camera-frames` (rxing's writers, a phone held up to the
+//! The frames are drawn by `camera-frames` (zxing-cpp's writers, a phone held up to the
 //! camera: tilted up to 30°, blurred, noisy, with glare, at several sizes), and decoded
 //! by the till's own `Decoder`, one at a time on one thread as the camera does.
 //!
@@ -69,7 +69,7 @@ fn main() {
     times.sort_by(f64::total_cmp);
     let at = |q: f64| times[((times.len() as f64 * q) as usize).min(times.len() - 1)];
     println!(
-        "  read {read}/{with_code} frames with a code ({:.2} %; goal >= 98 %), {wrong} read wrong",
+        "  read {read}/{with_code} frames with a code ({:.2} %; goal >= 98 %), {wrong} read wrong (goal 0)",
         100.0 * read as f64 / with_code as f64
     );
     println!("  false reads: {false_reads}/{empty} frames without a code (goal 0)");
