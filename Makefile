@@ -120,11 +120,14 @@ e2e-shots: build
 	E2E_SHOTS_DIR=$(CURDIR)/target/e2e-shots $(HEADLESS) cargo test --workspace $(FEATURES) --test e2e -- --test-threads=1
 	@ls target/e2e-shots
 
-## bench: throughput and latency figures (release builds; not part of `make test`).
-bench: setup
+## bench: throughput and latency figures (release builds; not part of `make test`); last,
+## the camera's frame → card on screen, in the real window (the debug build of the shell,
+## whose camera crates are optimised in every build).
+bench: setup-test build
 	cargo run --release -p loyalty-sandbox --example load
 	cargo run --release -p counter-core --example bench
 	cargo run --release -p counter-camera --example decoding
+	$(HEADLESS) target/debug/examples/measure camera
 
 # The Tauri CLI from the UI's npm packages, told where each app is (two tauri.conf.json
 # live in this tree). Make has built the UI already: no `beforeBuildCommand`.

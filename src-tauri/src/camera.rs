@@ -23,8 +23,8 @@ pub enum CameraSight {
     /// The newest frame, small, as a `data:image/jpeg` URL.
     Preview { url: String },
     /// A code read (not seen in the last few seconds): the text a wedge scanner would
-    /// type, and how long ago its frame arrived, in milliseconds.
-    Code { text: String, age_ms: u32 },
+    /// type.
+    Code { text: String },
     /// The camera stopped working.
     Failed,
 }
@@ -81,10 +81,10 @@ impl CameraDoor {
                         base64::engine::general_purpose::STANDARD.encode(jpeg)
                     ),
                 },
-                Sight::Code { code, arrived } => CameraSight::Code {
-                    text: code.text,
-                    age_ms: u32::try_from(arrived.elapsed().as_millis()).unwrap_or(u32::MAX),
-                },
+                Sight::Code { code, arrived } => {
+                    log_read(code.symbology, arrived);
+                    CameraSight::Code { text: code.text }
+                }
                 Sight::Failed(reason) => {
                     tracing::warn!(%reason, "the camera stopped");
                     CameraSight::Failed
@@ -114,4 +114,21 @@ impl CameraDoor {
             tracing::info!(window, "camera closed");
         }
     }
+}
+
+/// Logs a code read (never what it says): its symbology, and when its frame arrived on
+/// the wall clock the window's page shares, in milliseconds since 1970 (`make measure`
+/// times frame → card on screen by it).
+fn log_read(symbology: counter_camera::Symbology, arrived: std::time::Instant) {
+    let age = arrived.elapsed();
+    let arrived_unix_ms = std::time::SystemTime::now()
+        .checked_sub(age)
+        .and_then(|at| at.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0.0, |since| since.as_secs_f64() * 1000.0);
+    tracing::info!(
+        symbology = symbology.name(),
+        age_ms = age.as_secs_f64() * 1000.0,
+        arrived_unix_ms,
+        "the camera read a code"
+    );
 }

@@ -23,6 +23,15 @@
 //!   show the customer's name (the DOM change in each, on the clock both processes
 //!   share), p50 and p99 of the gap's size. `measure customer` measures this alone.
 //!
+//! - the camera: frame → card on screen. At the counter, `--camera FOLDER` (a folder of
+//!   images played as a camera), the Camera button pressed for each of 100 cards whose
+//!   frames (a phone held as `make bench`'s are, each symbology in turn) the program
+//!   has put in the folder; from the frame's arrival in the app (the app logs it, on
+//!   the wall clock, when it reads a code) to the DOM change that shows the card (on
+//!   the same clock), p50 and p99. `measure camera` measures this alone; `make bench`
+//!   runs it on the debug build of the shell (the camera's crates are optimised in
+//!   every build).
+//!
 //! `measure start-up` measures start-up, memory and sizes only.
 //!
 //! Run by `make measure` (under Xvfb, after `make bundle`), which names the binaries:
@@ -39,6 +48,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail, ensure};
+use camera_frames::{Scene, Symbology, WALLET_SYMBOLOGIES};
 use loyalty_counter_e2e::{App, end_process_group, with_app_environment, workspace_root};
 use serde_json::{Value, json};
 use support::{Server, shown};
@@ -75,6 +85,17 @@ struct Start {
 
 #[tokio::main]
 async fn main() -> Result<()> {
+    if std::env::args().any(|a| a == "camera") {
+        let lags = camera_to_card().await?;
+        println!(
+            "camera: frame → card on screen: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms (n={}; goal p99 ≤ 150 ms)",
+            percentile(&lags, 50.0),
+            percentile(&lags, 99.0),
+            percentile(&lags, 100.0),
+            lags.len()
+        );
+        return Ok(());
+    }
     if std::env::args().any(|a| a == "customer") {
         let lags = customer_follows().await?;
         println!(
@@ -148,11 +169,16 @@ async fn main() -> Result<()> {
     }
 
     // `measure start-up` stops here (the latencies take a few minutes more).
-    let (enter, f1, follows) = if std::env::args().any(|a| a == "start-up") {
-        (Vec::new(), Vec::new(), Vec::new())
+    let (enter, f1, follows, camera) = if std::env::args().any(|a| a == "start-up") {
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new())
     } else {
         let (enter, f1) = latencies().await?;
-        (enter, f1, customer_follows().await?)
+        (
+            enter,
+            f1,
+            customer_follows().await?,
+            camera_to_card().await?,
+        )
     };
 
     // The figures: the first five runs.
@@ -280,6 +306,7 @@ async fn main() -> Result<()> {
         follows,
         "|lag| p99 ≤ 17 ms (a frame)",
     );
+    latency("camera: frame → card on screen", camera, "p99 ≤ 150 ms");
     std::fs::write(out.join("report.txt"), report)?;
     Ok(())
 }
@@ -593,6 +620,108 @@ async fn customer_follows() -> Result<Vec<f64>> {
     ensure!(!lags.is_empty(), "no figures of the customer's screen");
     // The goal is on the size of the lag, either way.
     Ok(lags.into_iter().map(f64::abs).collect())
+}
+
+/// Cards the camera reads for its figure.
+const CAMERA_READS: usize = 100;
+
+/// Puts the frames of `card` in `folder` in place of the last card's: three phones held
+/// as the benchmark's are, showing it as `symbology`. Each is written aside and renamed,
+/// so the camera never reads half a file.
+fn show_card(folder: &Path, symbology: Symbology, card: &str, n: usize) -> Result<()> {
+    for entry in std::fs::read_dir(folder)? {
+        std::fs::remove_file(entry?.path())?;
+    }
+    for k in 0..3 {
+        let seed = (n * 3 + k) as u64;
+        let part = folder.join(format!(".{k}.part"));
+        Scene::held(Some((symbology, card)), seed)
+            .draw()
+            .save_with_format(&part, image::ImageFormat::Png)?;
+        std::fs::rename(&part, folder.join(format!("{k}.png")))?;
+    }
+    Ok(())
+}
+
+/// The frame arrivals the app has logged (its "the camera read a code" lines), in
+/// milliseconds since 1970, oldest first.
+fn camera_arrivals(home: &Path) -> Result<Vec<f64>> {
+    let mut logs = Vec::new();
+    let mut folders = vec![home.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder)? {
+            let path = entry?.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "log") {
+                logs.push(path);
+            }
+        }
+    }
+    let mut arrivals = Vec::new();
+    for log in logs {
+        for line in std::fs::read_to_string(log)?.lines() {
+            if !line.contains("the camera read a code") {
+                continue;
+            }
+            let value = line
+                .split_whitespace()
+                .find_map(|field| field.strip_prefix("arrived_unix_ms="))
+                .and_then(|v| v.parse::<f64>().ok())
+                .with_context(|| format!("no arrival in {line:?}"))?;
+            arrivals.push(value);
+        }
+    }
+    arrivals.sort_by(f64::total_cmp);
+    Ok(arrivals)
+}
+
+/// From a frame's arrival to its card on the counter's screen, in milliseconds, over
+/// `CAMERA_READS` cards read by the camera.
+async fn camera_to_card() -> Result<Vec<f64>> {
+    let frames = tempfile::tempdir()?;
+    // A camera is a folder with an image in it: a phone without a code, to start with.
+    Scene::held(None, 0)
+        .draw()
+        .save(frames.path().join("0.png"))?;
+    let folder = frames.path().to_str().context("a path")?.to_owned();
+    let app = App::launch_with("measure-camera", &["--demo", "--camera", &folder]).await?;
+    let mut lags = Vec::new();
+    let outcome = async {
+        let driver = &app.driver;
+        shown(driver, By::Id("scan"), Duration::from_secs(30)).await?;
+        let server = Server::of(&app).await?;
+        let cards = enrol(&server, WARM_UP + CAMERA_READS).await?;
+        driver.execute(FOLLOW, vec![]).await?;
+        for (n, (_, card)) in cards.iter().enumerate() {
+            let symbology = WALLET_SYMBOLOGIES[n % WALLET_SYMBOLOGIES.len()];
+            show_card(frames.path(), symbology, card, n)?;
+            driver
+                .execute(FOLLOW_ARM, vec![json!("card-id"), json!(card)])
+                .await?;
+            let read_before = camera_arrivals(app.home())?.len();
+            driver.find(By::Id("camera-toggle")).await?.click().await?;
+            let shown_at = follow_at(driver, &format!("{card} from the camera")).await?;
+            // The log is written by a thread of its own: wait for the line.
+            let deadline = Instant::now() + Duration::from_secs(5);
+            let arrived = loop {
+                let arrivals = camera_arrivals(app.home())?;
+                if arrivals.len() > read_before {
+                    break arrivals[arrivals.len() - 1];
+                }
+                ensure!(Instant::now() < deadline, "no read logged for {card}");
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            };
+            if n >= WARM_UP {
+                lags.push(shown_at - arrived);
+            }
+        }
+        Ok(())
+    }
+    .await;
+    app.finish(outcome).await?;
+    ensure!(!lags.is_empty(), "no figures of the camera");
+    Ok(lags)
 }
 
 /// `n` new customers on the demo's visits pass: their ids and cards' ids.

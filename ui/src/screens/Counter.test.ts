@@ -124,7 +124,7 @@ describe('Counter', () => {
     await fireEvent.click(button('camera-toggle'));
     await vi.waitFor(() => expect(ipc.cameraOpen).toHaveBeenCalledTimes(1));
     ipc.readScan.mockClear();
-    camera.see!({ type: 'code', text: 'card_0000000001', age_ms: 2 });
+    camera.see!({ type: 'code', text: 'card_0000000001' });
     await vi.waitFor(() => expect(ipc.readScan).toHaveBeenCalledWith('card_0000000001', []));
     // Read: the panel closes and the camera is released.
     await vi.waitFor(() => expect(document.getElementById('camera-panel')).toBeNull());

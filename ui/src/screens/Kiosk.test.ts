@@ -81,7 +81,7 @@ describe('Kiosk', () => {
     open();
     await vi.waitFor(() => expect(ipc.cameraOpen).toHaveBeenCalled());
     camera.see!({ type: 'preview', url: 'data:image/jpeg;base64,/9j/' });
-    camera.see!({ type: 'code', text: 'card_from_camera', age_ms: 4 });
+    camera.see!({ type: 'code', text: 'card_from_camera' });
     await vi.waitFor(() => expect(ipc.checkIn).toHaveBeenCalledWith('card_from_camera', []));
     expect(document.getElementById('camera-preview')).not.toBeNull();
     expect(await screen.findByText('Code read.')).toBeTruthy();

@@ -3,4 +3,4 @@
 /**
  * What the camera sends the window that opened it.
  */
-export type CameraSight = { "type": "preview", url: string, } | { "type": "code", text: string, age_ms: number, } | { "type": "failed" };
+export type CameraSight = { "type": "preview", url: string, } | { "type": "code", text: string, } | { "type": "failed" };
