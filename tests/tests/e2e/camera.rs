@@ -85,12 +85,19 @@ async fn a_kiosk_checks_in_a_card_its_camera_reads_once_and_records_nothing_with
         let id = customer["id"].as_str().context("id")?.to_owned();
         let before = stamps(&server.card(&id, &card).await?)?;
 
-        // The preview shows what the camera sees, with the frame to aim at.
-        shown(driver, By::Id("camera-preview"), WAIT).await?;
+        // The preview shows what the camera sees, with the frame to aim at. A finger on
+        // it (a customer pointing at their phone) takes nothing from the scan field.
+        let preview = shown(driver, By::Id("camera-preview"), WAIT).await?;
         text_until(driver, By::Id("camera-status"), WAIT, |t| {
             t.contains("inside the frame")
         })
         .await?;
+        support::tap(driver, &preview).await?;
+        let focused = driver.active_element().await?.id().await?;
+        ensure!(
+            focused.as_deref() == Some("kiosk-scan"),
+            "after a tap on the preview the scanner would type into {focused:?}"
+        );
         // Phones without a code, looped for three seconds: nothing read, nothing queued.
         tokio::time::sleep(Duration::from_secs(3)).await;
         let said = driver.find(By::Id("kiosk-result")).await?.text().await?;

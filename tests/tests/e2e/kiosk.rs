@@ -12,7 +12,7 @@ use serde_json::json;
 use thirtyfour::prelude::*;
 
 use crate::support::{
-    self, Server, audit, gone, invoke, pin_stage, shown, stamps, text_until, type_pin,
+    self, Server, audit, gone, invoke, pin_stage, shown, stamps, tap, text_until, type_pin,
 };
 
 const WAIT: Duration = Duration::from_secs(15);
@@ -77,19 +77,19 @@ async fn on_the_way(server: &Server) -> anyhow::Result<(String, String, i64)> {
         .context("no demo customer on the way to the reward")
 }
 
-/// Types `code` on the kiosk's own keys, as a customer's finger would (Shift for the
-/// capitals), and presses OK.
+/// Types `code` on the kiosk's own keys with a finger (touch, not a mouse: a kiosk has
+/// only its touch screen), Shift for the capitals, and taps OK.
 async fn type_on_kiosk_keys(driver: &WebDriver, code: &str) -> anyhow::Result<()> {
     let mut capitals = false;
     for c in code.chars() {
         if c.is_ascii_uppercase() != capitals {
-            driver.find(By::Id("kiosk-shift")).await?.click().await?;
+            tap(driver, &driver.find(By::Id("kiosk-shift")).await?).await?;
             capitals = !capitals;
         }
         let key = format!("kiosk-key-{}", c.to_ascii_lowercase());
-        driver.find(By::Id(key)).await?.click().await?;
+        tap(driver, &driver.find(By::Id(key)).await?).await?;
     }
-    driver.find(By::Id("kiosk-ok")).await?.click().await?;
+    tap(driver, &driver.find(By::Id("kiosk-ok")).await?).await?;
     Ok(())
 }
 
@@ -192,7 +192,7 @@ async fn a_customer_checks_in_once_the_kiosk_holds_its_window_and_only_the_pin_l
 
         // The same card again, scanned after a tap on a button (the scanner still types
         // into the field): refused in words, never confirmed from here.
-        driver.find(By::Id("kiosk-en")).await?.click().await?;
+        tap(driver, &driver.find(By::Id("kiosk-en")).await?).await?;
         tokio::time::sleep(Duration::from_millis(200)).await;
         let focused = driver.active_element().await?;
         ensure!(
@@ -235,12 +235,12 @@ async fn a_customer_checks_in_once_the_kiosk_holds_its_window_and_only_the_pin_l
         // A customer switches to French and leaves the PIN pad open. Untouched, the
         // kiosk goes home: it forgets what it showed, closes the pad and speaks its
         // own language again.
-        driver.find(By::Id("kiosk-fr")).await?.click().await?;
+        tap(driver, &driver.find(By::Id("kiosk-fr")).await?).await?;
         text_until(driver, By::Css("#kiosk h1"), WAIT, |t| {
             t.starts_with("Bienvenue")
         })
         .await?;
-        driver.find(By::Id("kiosk-leave")).await?.click().await?;
+        tap(driver, &driver.find(By::Id("kiosk-leave")).await?).await?;
         pin_stage(driver, WAIT).await?;
         tokio::time::sleep(Duration::from_secs(4)).await;
         let left = driver.find(By::Id("kiosk-result")).await?.text().await?;
@@ -285,7 +285,7 @@ async fn a_customer_checks_in_once_the_kiosk_holds_its_window_and_only_the_pin_l
 
         // Leaving takes the manager's PIN; a wrong one does not leave.
         invoke(driver, "manager_leaves", json!({})).await?;
-        driver.find(By::Id("kiosk-leave")).await?.click().await?;
+        tap(driver, &driver.find(By::Id("kiosk-leave")).await?).await?;
         ensure!(
             pin_stage(driver, WAIT).await? == "enter",
             "leaving asked no PIN"
@@ -299,7 +299,7 @@ async fn a_customer_checks_in_once_the_kiosk_holds_its_window_and_only_the_pin_l
         ensure!(problems.is_empty(), "{}", problems.join("\n"));
         driver.find(By::Id("pin-cancel")).await?.click().await?;
         shown(driver, By::Id("kiosk"), WAIT).await?;
-        driver.find(By::Id("kiosk-leave")).await?.click().await?;
+        tap(driver, &driver.find(By::Id("kiosk-leave")).await?).await?;
         support::as_manager(driver).await?;
         gone(driver, By::Id("kiosk"), WAIT).await?;
         shown(driver, By::Id("scan"), WAIT).await?;

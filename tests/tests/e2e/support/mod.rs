@@ -716,3 +716,34 @@ pub async fn issue_in_ui(driver: &WebDriver, amount: &str, name: &str, email: &s
     shown(driver, By::Id("issue-said"), wait).await?;
     Ok(())
 }
+
+/// Taps `element` with a finger: WebDriver's touch pointer put down on its centre and
+/// lifted (the touch and pointer events a touch screen sends), not a mouse's click; and
+/// checks that the page saw a finger (`pointerType` "touch").
+pub async fn tap(driver: &WebDriver, element: &WebElement) -> Result<()> {
+    use thirtyfour::common::command::{Actions, Command};
+    const WATCH: &str = r#"
+if (!window.__pointers) {
+  window.__pointers = [];
+  window.addEventListener('pointerdown', (e) => window.__pointers.push(e.pointerType), true);
+}
+window.__pointers.length = 0;
+"#;
+    driver.execute(WATCH, vec![]).await?;
+    let finger = json!([{
+        "type": "pointer",
+        "id": "finger",
+        "parameters": { "pointerType": "touch" },
+        "actions": [
+            { "type": "pointerMove", "duration": 0, "origin": element.to_json()?, "x": 0, "y": 0 },
+            { "type": "pointerDown", "button": 0 },
+            { "type": "pause", "duration": 40 },
+            { "type": "pointerUp", "button": 0 },
+        ],
+    }]);
+    driver
+        .cmd(Command::PerformActions(Actions::from(finger)))
+        .await?;
+    driver.cmd(Command::ReleaseActions).await?;
+    Ok(())
+}
