@@ -164,12 +164,14 @@ impl View {
     /// The view of `frame`; what turns in from outside it is mid-grey. Bilinear, in
     /// fixed point: a few milliseconds for a 1280×720 view.
     pub(crate) fn of(self, frame: &Luma) -> Luma {
-        if self.roll == 0.0 {
-            return self.upright(frame);
+        if self.roll == 0.0 && self.zoom == 1.0 {
+            return self.cropped(frame);
+        }
+        if self.roll == 0.0 && self.zoom == 2.0 {
+            return self.doubled(frame);
         }
         let (width, height) = (frame.width as usize, frame.height as usize);
-        let size = |side: usize| (side as f32 * self.share * self.zoom) as usize;
-        let (columns, rows) = (size(width), size(height));
+        let (columns, rows) = self.size(frame, self.zoom);
         let (sin, cos) = self.roll.sin_cos();
         let fixed = |value: f32| (value * ONE as f32).round() as i32;
         let (cx, cy) = (width as f32 / 2.0, height as f32 / 2.0);
@@ -199,79 +201,33 @@ impl View {
                 sy += step_y;
             }
         }
-        Luma {
-            width: columns as u32,
-            height: rows as u32,
-            pixels,
-        }
+        luma(columns, rows, pixels)
     }
-}
 
-impl View {
-    /// The view when it is not turned: rows stay rows, so each view pixel's column and
-    /// row in the frame are found once, not once a pixel.
-    fn upright(self, frame: &Luma) -> Luma {
-        let (width, height) = (frame.width as usize, frame.height as usize);
-        let size = |side: usize| (side as f32 * self.share * self.zoom) as usize;
-        let (columns, rows) = (size(width), size(height));
-        // Where each of the view's columns (rows) comes from: the frame's column (row)
-        // to its left (above) and the weight of the next, in 256ths.
-        let sources = |count: usize, side: usize| -> Vec<(usize, u32)> {
-            (0..count)
-                .map(|i| {
-                    let at =
-                        side as f32 / 2.0 + (i as f32 + 0.5 - count as f32 / 2.0) / self.zoom - 0.5;
-                    let at = at.clamp(0.0, (side - 1) as f32);
-                    let whole = (at as usize).min(side.saturating_sub(2));
-                    (whole, ((at - whole as f32) * 256.0) as u32)
-                })
-                .collect()
-        };
-        if self.zoom == 1.0 {
-            // The frame's own pixels: rows copied.
-            let (left, top) = ((width - columns) / 2, (height - rows) / 2);
-            let mut pixels = Vec::with_capacity(columns * rows);
-            for y in top..top + rows {
-                pixels.extend_from_slice(&frame.pixels[y * width + left..][..columns]);
-            }
-            return Luma {
-                width: columns as u32,
-                height: rows as u32,
-                pixels,
-            };
+    /// The view when it is neither turned nor enlarged: the frame's own pixels, rows
+    /// copied.
+    fn cropped(self, frame: &Luma) -> Luma {
+        let width = frame.width as usize;
+        let (columns, rows) = self.size(frame, 1.0);
+        let (left, top) = ((width - columns) / 2, (frame.height as usize - rows) / 2);
+        let mut pixels = Vec::with_capacity(columns * rows);
+        for y in top..top + rows {
+            pixels.extend_from_slice(&frame.pixels[y * width + left..][..columns]);
         }
-        if self.zoom == 2.0 {
-            return self.doubled(frame);
-        }
-        let (xs, ys) = (sources(columns, width), sources(rows, height));
-        let mut pixels = vec![0u8; columns * rows];
-        for (out, &(y0, fy)) in pixels.chunks_exact_mut(columns.max(1)).zip(&ys) {
-            let above = &frame.pixels[y0 * width..][..width];
-            let below = &frame.pixels[(y0 + 1).min(height - 1) * width..][..width];
-            for (pixel, &(x0, fx)) in out.iter_mut().zip(&xs) {
-                let x1 = (x0 + 1).min(width - 1);
-                let top = u32::from(above[x0]) * (256 - fx) + u32::from(above[x1]) * fx;
-                let bottom = u32::from(below[x0]) * (256 - fx) + u32::from(below[x1]) * fx;
-                *pixel = ((top * (256 - fy) + bottom * fy + (1 << 15)) >> 16) as u8;
-            }
-        }
-        Luma {
-            width: columns as u32,
-            height: rows as u32,
-            pixels,
-        }
+        luma(columns, rows, pixels)
     }
-}
 
-impl View {
+    /// The middle `share` of `frame`, `zoom` times larger: its width and height.
+    fn size(self, frame: &Luma, zoom: f32) -> (usize, usize) {
+        let side = |pixels: u32| (pixels as f32 * self.share * zoom) as usize;
+        (side(frame.width), side(frame.height))
+    }
+
     /// The view twice as large, not turned: each of the frame's pixels, and between
     /// two of them their mean (a tenth of the general way's time).
     fn doubled(self, frame: &Luma) -> Luma {
         let (width, height) = (frame.width as usize, frame.height as usize);
-        let (columns, rows) = (
-            (width as f32 * self.share) as usize,
-            (height as f32 * self.share) as usize,
-        );
+        let (columns, rows) = self.size(frame, 1.0);
         let (left, top) = ((width - columns) / 2, (height - rows) / 2);
         let out_width = columns * 2;
         let mean = |a: u8, b: u8| (u16::from(a) + u16::from(b)).div_ceil(2) as u8;
@@ -293,11 +249,17 @@ impl View {
                 *pixel = mean(*pixel, *above);
             }
         }
-        Luma {
-            width: out_width as u32,
-            height: (rows * 2) as u32,
-            pixels,
-        }
+        luma(out_width, rows * 2, pixels)
+    }
+}
+
+/// A frame of `columns` × `rows` pixels.
+fn luma(columns: usize, rows: usize, pixels: Vec<u8>) -> Luma {
+    debug_assert_eq!(pixels.len(), columns * rows);
+    Luma {
+        width: columns as u32,
+        height: rows as u32,
+        pixels,
     }
 }
 
@@ -337,11 +299,7 @@ pub(crate) fn sharpened(frame: &Luma) -> Luma {
             *pixel = (2 * i32::from(level) - mean).clamp(0, 255) as u8;
         }
     }
-    Luma {
-        width: frame.width,
-        height: frame.height,
-        pixels,
-    }
+    luma(width, height, pixels)
 }
 
 /// `frame` at half its width and height, each pixel the mean of four.
@@ -364,11 +322,7 @@ pub(crate) fn halved(frame: &Luma) -> Luma {
             *pixel = ((sum + 2) / 4) as u8;
         }
     }
-    Luma {
-        width: out_width as u32,
-        height: out_height as u32,
-        pixels,
-    }
+    luma(out_width, out_height, pixels)
 }
 
 #[cfg(test)]
