@@ -88,23 +88,14 @@ async fn main() -> Result<()> {
     if std::env::args().any(|a| a == "camera") {
         let lags = camera_to_card().await?;
         println!(
-            "camera: frame → card on screen: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms (n={}; goal p99 ≤ 150 ms)",
-            percentile(&lags, 50.0),
-            percentile(&lags, 99.0),
-            percentile(&lags, 100.0),
-            lags.len()
+            "camera: frame → card on screen: {}  p99 ≤ 150 ms",
+            spread(&lags)
         );
         return Ok(());
     }
     if std::env::args().any(|a| a == "customer") {
         let lags = customer_follows().await?;
-        println!(
-            "customer's screen after the counter: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms (n={})",
-            percentile(&lags, 50.0),
-            percentile(&lags, 99.0),
-            percentile(&lags, 100.0),
-            lags.len()
-        );
+        println!("customer's screen after the counter: {}", spread(&lags));
         return Ok(());
     }
     let out = workspace_root().join("target/measure");
@@ -288,16 +279,9 @@ async fn main() -> Result<()> {
         "",
     );
     let mut latency = |figure: &str, samples: Vec<f64>, goal: &str| {
-        if samples.is_empty() {
-            return;
+        if !samples.is_empty() {
+            line(format!("{figure:<38} {}  {goal}", spread(&samples)));
         }
-        line(format!(
-            "{figure:<38} p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms (n={})  {goal}",
-            percentile(&samples, 50.0),
-            percentile(&samples, 99.0),
-            percentile(&samples, 100.0),
-            samples.len()
-        ));
     };
     latency("Enter → card on screen", enter, "p99 ≤ 16 ms");
     latency("F1 → visit on screen", f1, "p99 ≤ 25 ms");
@@ -793,6 +777,17 @@ fn median(mut values: Vec<f64>) -> f64 {
 }
 
 /// The nearest-rank percentile `p` (0-100) of `values`.
+/// A latency's figures: p50, p99 and the maximum, in milliseconds, and how many.
+fn spread(samples: &[f64]) -> String {
+    format!(
+        "p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms (n={})",
+        percentile(samples, 50.0),
+        percentile(samples, 99.0),
+        percentile(samples, 100.0),
+        samples.len()
+    )
+}
+
 fn percentile(values: &[f64], p: f64) -> f64 {
     let mut sorted = values.to_vec();
     sorted.sort_by(f64::total_cmp);
