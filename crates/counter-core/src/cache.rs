@@ -89,17 +89,17 @@ fn put_card(
         return Ok(());
     }
     // Never older over newer: a read asked before an answer was stored loses to it.
-    tx.execute(
+    tx.prepare_cached(
         "INSERT INTO cards (id, customer_id, card, stored_at) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT(id) DO UPDATE SET customer_id = ?2, card = ?3, stored_at = ?4
              WHERE cards.stored_at <= ?4",
-        params![
-            card.id.as_str(),
-            customer.as_str(),
-            serde_json::to_string(card).expect("cards serialize"),
-            ts(now)
-        ],
-    )?;
+    )?
+    .execute(params![
+        card.id.as_str(),
+        customer.as_str(),
+        serde_json::to_string(card).expect("cards serialize"),
+        ts(now)
+    ])?;
     Ok(())
 }
 
@@ -109,38 +109,38 @@ pub(crate) fn put_customer(
     customer: &CustomerView,
     now: Timestamp,
 ) -> rusqlite::Result<()> {
-    // Seen alive now: marked with the current walk, so that walk's end keeps it.
-    tx.execute(
+    // Seen alive now: marked with the current walk, so that walk's end keeps it. (A walk
+    // stores 100,000 customers a statement at a time: each stays parsed.)
+    tx.prepare_cached(
         "INSERT INTO customers (id, pass_id, name, email, phone, created_at, walk)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6,
                  COALESCE((SELECT walk FROM sync_state WHERE list = 'customers'), 0))
          ON CONFLICT(id) DO UPDATE SET pass_id = ?2, name = ?3, email = ?4, phone = ?5,
              created_at = ?6, walk = excluded.walk",
-        params![
-            customer.id.as_str(),
-            customer.pass_id.as_str(),
-            customer.name,
-            customer.email,
-            customer.phone,
-            customer.created_at.map(ts),
-        ],
-    )?;
-    let rowid: i64 = tx.query_row(
-        "SELECT rowid FROM customers WHERE id = ?1",
-        [customer.id.as_str()],
-        |r| r.get(0),
-    )?;
-    tx.execute("DELETE FROM customer_search WHERE rowid = ?1", [rowid])?;
-    tx.execute(
+    )?
+    .execute(params![
+        customer.id.as_str(),
+        customer.pass_id.as_str(),
+        customer.name,
+        customer.email,
+        customer.phone,
+        customer.created_at.map(ts),
+    ])?;
+    let rowid: i64 = tx
+        .prepare_cached("SELECT rowid FROM customers WHERE id = ?1")?
+        .query_row([customer.id.as_str()], |r| r.get(0))?;
+    tx.prepare_cached("DELETE FROM customer_search WHERE rowid = ?1")?
+        .execute([rowid])?;
+    tx.prepare_cached(
         "INSERT INTO customer_search (rowid, name, email, phone, digits) VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![
-            rowid,
-            customer.name.as_deref().unwrap_or(""),
-            customer.email.as_deref().unwrap_or(""),
-            customer.phone.as_deref().unwrap_or(""),
-            digit_tails(customer.phone.as_deref()),
-        ],
-    )?;
+    )?
+    .execute(params![
+        rowid,
+        customer.name.as_deref().unwrap_or(""),
+        customer.email.as_deref().unwrap_or(""),
+        customer.phone.as_deref().unwrap_or(""),
+        digit_tails(customer.phone.as_deref()),
+    ])?;
     for card in &customer.cards {
         put_card(tx, &customer.id, card, now, false)?;
     }
@@ -201,23 +201,19 @@ pub(crate) fn put_gift_card(
 
 /// After an accepted write, the cache holds what the service returned.
 pub(crate) fn store_answer(
-    conn: &mut Connection,
+    tx: &Transaction<'_>,
     answer: &Answer,
     now: Timestamp,
 ) -> rusqlite::Result<()> {
     match answer {
         Answer::ScanResult(result) => {
             // The service's card includes every write sent so far, and this one.
-            put_card(conn, &result.customer_id, &result.card, now, true)
+            put_card(tx, &result.customer_id, &result.card, now, true)
         }
-        Answer::GiftCardPayment(payment) => put_gift_card(conn, &payment.gift_card, now),
-        Answer::GiftCard(issued) => put_gift_card(conn, &issued.gift_card, now),
+        Answer::GiftCardPayment(payment) => put_gift_card(tx, &payment.gift_card, now),
+        Answer::GiftCard(issued) => put_gift_card(tx, &issued.gift_card, now),
         Answer::Broadcast(_) => Ok(()),
-        Answer::Customer(customer) => {
-            let tx = conn.transaction()?;
-            put_customer(&tx, customer, now)?;
-            tx.commit()
-        }
+        Answer::Customer(customer) => put_customer(tx, customer, now),
     }
 }
 

@@ -6,9 +6,10 @@
 //! is newest first), for the enrolments made since.
 
 use jiff::Timestamp;
-use loyalty_api::{Client, Cursor, ErrorCode, ListParams};
+use loyalty_api::{Client, Cursor, Error as ApiError, ErrorCode, ListParams};
 use rusqlite::{OptionalExtension, params};
 use serde::{Deserialize, Serialize};
+use tokio::task::JoinHandle;
 
 use crate::cache;
 use crate::error::Error;
@@ -89,26 +90,42 @@ pub(crate) async fn full(
     let mut stored = 0u64;
     let mut removed = 0u64;
     let mut pages = 0u32;
+    // The next page is asked for while this one is stored: the walk takes the service's
+    // time, not the service's and then the disk's.
+    let mut ahead: Option<(Timestamp, JoinHandle<Result<CustomerPage, ApiError>>)> = None;
     loop {
         if max_pages.is_some_and(|m| pages >= m)
             || !core.sender().is_some_and(|now| now.key == sender.key)
         {
+            if let Some((_, next)) = ahead {
+                next.abort();
+            }
             break;
         }
-        let mut params = ListParams::new().limit(PAGE);
-        if let Some(cursor) = &state.cursor {
-            params = params.cursor(Cursor::new(cursor.clone()));
-        } else {
-            // A new walk, numbered before its first page is asked for: whatever is
-            // stored from now on counts as seen by it.
-            core.db().execute(
-                "INSERT INTO sync_state (list, walk) VALUES (?1, 1)
-                 ON CONFLICT(list) DO UPDATE SET walk = walk + 1",
-                [LIST],
-            )?;
-        }
-        let asked = core.now();
-        let page = match client.customers().list(&params).await {
+        let (asked, answer) = match ahead.take() {
+            // The task only stops by a panic (it is aborted only above): pass it on.
+            Some((asked, next)) => (
+                asked,
+                next.await
+                    .unwrap_or_else(|stopped| std::panic::resume_unwind(stopped.into_panic())),
+            ),
+            None => {
+                if state.cursor.is_none() {
+                    // A new walk, numbered before its first page is asked for: whatever
+                    // is stored from now on counts as seen by it.
+                    core.db().execute(
+                        "INSERT INTO sync_state (list, walk) VALUES (?1, 1)
+                         ON CONFLICT(list) DO UPDATE SET walk = walk + 1",
+                        [LIST],
+                    )?;
+                }
+                (
+                    core.now(),
+                    client.customers().list(&page_after(&state.cursor)).await,
+                )
+            }
+        };
+        let page = match answer {
             Ok(page) => page,
             Err(err) if err.code() == Some(&ErrorCode::InvalidCursor) && state.cursor.is_some() => {
                 // The cursor no longer holds (for example the key changed): start over.
@@ -128,9 +145,16 @@ pub(crate) async fn full(
             .as_ref()
             .map(|c| c.as_str().to_owned());
         let has_more = page.data.has_more && next.is_some();
-        {
-            let mut db = core.db();
-            let tx = db.transaction()?;
+        if has_more && max_pages.is_none_or(|m| pages + 1 < m) {
+            let (client, params) = (client.clone(), page_after(&next));
+            ahead = Some((
+                core.now(),
+                tokio::spawn(async move { client.customers().list(&params).await }),
+            ));
+        }
+        // Not synced to the disk: a page lost in a power cut is walked again (its cursor
+        // is stored with it).
+        crate::db::cache_write(&mut core.db(), |tx| {
             if first_page {
                 let newest = customers.first();
                 tx.execute(
@@ -144,7 +168,7 @@ pub(crate) async fn full(
                 )?;
             }
             for customer in &customers {
-                cache::put_customer(&tx, customer, asked)?;
+                cache::put_customer(tx, customer, asked)?;
             }
             state.done += customers.len() as u64;
             tx.execute(
@@ -165,10 +189,10 @@ pub(crate) async fn full(
                     tx.query_row("SELECT walk FROM sync_state WHERE list = ?1", [LIST], |r| {
                         r.get(0)
                     })?;
-                removed = cache::forget_unseen(&tx, walk)?;
+                removed = cache::forget_unseen(tx, walk)?;
             }
-            tx.commit()?;
-        }
+            Ok(())
+        })?;
         stored += customers.len() as u64;
         pages += 1;
         state.cursor = next;
@@ -192,6 +216,18 @@ pub(crate) async fn full(
         finished: state.finished,
         removed,
     })
+}
+
+/// One page of the customers' list.
+type CustomerPage = loyalty_api::Response<loyalty_api::List<loyalty_api::Customer>>;
+
+/// The parameters of the page after `cursor` (the first page for none).
+fn page_after(cursor: &Option<String>) -> ListParams {
+    let params = ListParams::new().limit(PAGE);
+    match cursor {
+        Some(cursor) => params.cursor(Cursor::new(cursor.clone())),
+        None => params,
+    }
 }
 
 /// Stores customers enrolled since the last finished walk (a full sync if none).
@@ -231,18 +267,21 @@ pub(crate) async fn newer(core: &Core, client: &Client) -> Result<Option<SyncRep
                 return Err(err.into());
             }
         };
-        let mut db = core.db();
-        let tx = db.transaction()?;
-        for customer in &page.data.data {
-            if is_known(customer) {
-                tx.commit()?;
-                break 'walk;
+        let met_known = crate::db::cache_write(&mut core.db(), |tx| {
+            for customer in &page.data.data {
+                if is_known(customer) {
+                    return Ok(true);
+                }
+                newest
+                    .get_or_insert_with(|| (customer.id.as_str().to_owned(), customer.created_at));
+                cache::put_customer(tx, &CustomerView::from(customer), asked)?;
+                stored += 1;
             }
-            newest.get_or_insert_with(|| (customer.id.as_str().to_owned(), customer.created_at));
-            cache::put_customer(&tx, &CustomerView::from(customer), asked)?;
-            stored += 1;
+            Ok(false)
+        })?;
+        if met_known {
+            break 'walk;
         }
-        tx.commit()?;
     }
     if let Some((id, created_at)) = newest {
         core.db().execute(

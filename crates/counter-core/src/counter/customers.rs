@@ -220,7 +220,7 @@ impl Counter {
         let Some(typed) = input::text(TextField::Search, typed, 200, false)? else {
             return Ok(Vec::new());
         };
-        Ok(cache::search(&self.core.db(), &typed, limit)?)
+        Ok(cache::search(&self.core.reader(), &typed, limit)?)
     }
 
     /// A full sync of customers and cards (resuming an interrupted one); `max_pages`

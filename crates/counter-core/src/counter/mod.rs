@@ -216,8 +216,13 @@ impl Counter {
             }
             Err(error) => return Err(error.into()),
         };
+        let reader = if database.exists() {
+            Some(crate::db::open_read_only(&database)?)
+        } else {
+            None
+        };
         let keys = KeyStore::new(config.secrets.clone(), data_dir);
-        let core = Arc::new(Core::new(db, clock, ids, config));
+        let core = Arc::new(Core::new(db, reader, clock, ids, config));
         let mut counter = Counter {
             core: core.clone(),
             keys,
@@ -266,6 +271,9 @@ impl Counter {
             .tasks
             .push(tokio::spawn(printing::run_printer(core.clone())));
         counter.tasks.push(tokio::spawn(run_prober(core)));
+        counter
+            .tasks
+            .push(tokio::spawn(run_checkpointer(crate::db::open(&database)?)));
         Ok(counter)
     }
 
@@ -403,7 +411,7 @@ impl Counter {
 
     /// The till's settings.
     pub fn settings(&self) -> Result<Settings, Error> {
-        Ok(settings::load(&self.core.db())?)
+        Ok(settings::load(&self.core.reader())?)
     }
 
     /// Saves the till's settings as they are (the base URL changes on the next
@@ -495,6 +503,28 @@ impl Connection {
             business_name: self.business_name.clone(),
             test_mode: self.test_mode,
             scopes: self.scopes.clone(),
+        }
+    }
+}
+
+/// Every few seconds, what the WAL holds copied into the till's file, on a connection of
+/// its own and off the runtime's threads: the writes a cashier waits on never do it
+/// (see [`crate::db::checkpoint`]).
+async fn run_checkpointer(conn: rusqlite::Connection) {
+    const EVERY: Duration = Duration::from_secs(5);
+    let mut conn = Some(conn);
+    loop {
+        tokio::time::sleep(EVERY).await;
+        let Some(taken) = conn.take() else { return };
+        let done = tokio::task::spawn_blocking(move || {
+            if let Err(error) = crate::db::checkpoint(&taken) {
+                tracing::warn!(%error, "the till's file could not take in its WAL");
+            }
+            taken
+        });
+        match done.await {
+            Ok(back) => conn = Some(back),
+            Err(_) => return,
         }
     }
 }

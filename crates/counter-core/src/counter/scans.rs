@@ -312,7 +312,7 @@ impl Counter {
 
     /// [`Counter::lookup_card`], for the kiosk's check-in too.
     pub(super) fn cached_card(&self, card: &CardId) -> Result<Option<CardLookup>, Error> {
-        Ok(cache::lookup_card(&self.core.db(), card)?)
+        Ok(cache::lookup_card(&self.core.reader(), card)?)
     }
 
     /// A card read from the service now, into the cache.
@@ -357,13 +357,11 @@ impl Counter {
             Err(err) if err.code() == Some(&loyalty_api::ErrorCode::NotFound) => None,
             Err(err) => return Err(err.into()),
         };
-        let mut db = self.core.db();
-        let tx = db.transaction()?;
-        match read {
-            Some(read) => cache::put_customer(&tx, &read, asked)?,
-            None => cache::forget_customer(&tx, customer)?,
-        }
-        Ok(tx.commit()?)
+        crate::db::cache_write(&mut self.core.db(), |tx| match read {
+            Some(read) => cache::put_customer(tx, &read, asked),
+            None => cache::forget_customer(tx, customer),
+        })?;
+        Ok(())
     }
 
     /// The card as read, once its pass is known (read now if this run has not).

@@ -57,7 +57,7 @@ impl Counter {
     ) -> Result<Option<u32>, Error> {
         let order_key = format!("card:{card}");
         let threshold = Self::unusual_threshold(settings);
-        let scans = store::scans_of_since(&self.core.db(), &order_key, self.start_of_today())?;
+        let scans = store::scans_of_since(&self.core.reader(), &order_key, self.start_of_today())?;
         Ok((scans > threshold).then_some(scans))
     }
 

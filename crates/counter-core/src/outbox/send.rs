@@ -284,7 +284,9 @@ pub(crate) async fn send_item(
                     None
                 };
                 closing.commit()?;
-                if let Err(err) = cache::store_answer(&mut db, &accepted.answer, done_at) {
+                if let Err(err) = crate::db::cache_write(&mut db, |tx| {
+                    cache::store_answer(tx, &accepted.answer, done_at)
+                }) {
                     tracing::warn!(%err, "could not cache an answer");
                 }
                 receipt

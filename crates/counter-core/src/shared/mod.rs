@@ -40,6 +40,11 @@ pub(crate) struct Sender {
 #[derive(Debug)]
 pub(crate) struct Core {
     db: Mutex<Connection>,
+    /// A second connection to the till's file, for the reads a cashier waits on (a
+    /// scanned card, a search): WAL lets it read while the first commits, so they never
+    /// wait behind a write's sync to the disk. None when there is no file to share (a
+    /// till that only reads, before its owner made the file; the tests' memory).
+    reader: Option<Mutex<Connection>>,
     pub clock: Arc<dyn Clock>,
     pub ids: Arc<dyn IdSource>,
     pub events: Events,
@@ -67,12 +72,14 @@ pub(crate) struct Core {
 impl Core {
     pub(crate) fn new(
         db: Connection,
+        reader: Option<Connection>,
         clock: Arc<dyn Clock>,
         ids: Arc<dyn IdSource>,
         config: Config,
     ) -> Self {
         Self {
             db: Mutex::new(db),
+            reader: reader.map(Mutex::new),
             clock,
             ids,
             events: Events::new(),
@@ -98,6 +105,15 @@ impl Core {
     /// plain mutex held across no `.await` is enough.
     pub(crate) fn db(&self) -> MutexGuard<'_, Connection> {
         self.db.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The database for reading only: what the last commit left, read beside a write
+    /// in progress (the writer's connection when there is no second one).
+    pub(crate) fn reader(&self) -> MutexGuard<'_, Connection> {
+        match &self.reader {
+            Some(reader) => reader.lock().unwrap_or_else(|p| p.into_inner()),
+            None => self.db(),
+        }
     }
 
     pub(crate) fn client(&self) -> Option<Client> {
@@ -242,6 +258,7 @@ mod tests {
     fn core(clock: ManualClock) -> Core {
         Core::new(
             Connection::open_in_memory().unwrap(),
+            None,
             Arc::new(clock),
             Arc::new(SequenceIds::new("t")),
             Config::default(),
