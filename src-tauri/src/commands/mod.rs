@@ -284,7 +284,10 @@ pub async fn read_scan(
     Ok(match counter.read_scan(&input).await? {
         ScanFound::Card { id, known, actions } => ScanRead::Card {
             id: id.as_str().to_owned(),
-            known: known.map(|known| Box::new(CardPanel::of_lookup(counter, &known))),
+            known: known.map(|known| {
+                let (lookup, offer) = *known;
+                Box::new(CardPanel::with_offer(&lookup, offer))
+            }),
             actions,
         },
         ScanFound::GiftCard { id } => ScanRead::GiftCard {

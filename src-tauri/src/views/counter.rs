@@ -6,7 +6,7 @@ use counter_core::kinds::{CardStatus, ScanAction};
 use counter_core::offer::CardActions;
 use counter_core::scanner::NotACard;
 use counter_core::views::{CardView, PassView};
-use counter_core::{Counter, Error, FreshCard, Outcome, ScanOutcome};
+use counter_core::{CardOffer, Counter, Error, FreshCard, Outcome, ScanOutcome};
 use loyalty_api::CardId;
 
 use super::exported;
@@ -61,7 +61,25 @@ impl CardPanel {
         customer: Option<&CustomerSummary>,
         queued: u32,
     ) -> Self {
-        let offer = counter.card_offer(card, queued);
+        Self::offered(card, customer, queued, counter.card_offer(card, queued))
+    }
+
+    /// A card as the cache knows it, with the offer already made for it.
+    pub fn with_offer(lookup: &CardLookup, offer: CardOffer) -> Self {
+        Self::offered(
+            &lookup.card,
+            lookup.customer.as_ref(),
+            lookup.queued_writes,
+            offer,
+        )
+    }
+
+    fn offered(
+        card: &CardView,
+        customer: Option<&CustomerSummary>,
+        queued: u32,
+        offer: CardOffer,
+    ) -> Self {
         Self {
             card_id: card.id.as_str().to_owned(),
             pass_id: card.pass_id.as_str().to_owned(),

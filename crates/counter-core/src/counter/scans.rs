@@ -37,8 +37,9 @@ pub enum ScanFound {
     Card {
         /// Its id.
         id: CardId,
-        /// The card as the till knows it, when it has read it.
-        known: Option<Box<CardLookup>>,
+        /// The card as the till knows it, when it has read it, and what the counter
+        /// shows with it (read once: the customer's screen is shown it once).
+        known: Option<Box<(CardLookup, CardOffer)>>,
         /// What may be done with it now.
         actions: CardActions,
     },
@@ -183,16 +184,15 @@ impl Counter {
     pub async fn read_scan(&self, input: &str) -> Result<ScanFound, Error> {
         Ok(match self.identify(input).await? {
             Scanned::Card { id } => {
-                let known = self.cached_card(&id)?;
+                let known = self.cached_card(&id)?.map(|known| {
+                    let offer = self.card_offer(&known.card, known.queued_writes);
+                    Box::new((known, offer))
+                });
                 let actions = match &known {
-                    Some(known) => self.card_offer(&known.card, known.queued_writes).actions,
+                    Some(known) => known.1.actions,
                     None => CardActions::for_unknown_card(self.may()),
                 };
-                ScanFound::Card {
-                    id,
-                    known: known.map(Box::new),
-                    actions,
-                }
+                ScanFound::Card { id, known, actions }
             }
             Scanned::GiftCard { id } => ScanFound::GiftCard { id },
             // `identify` has looked it up: it was neither kind of card.

@@ -98,7 +98,7 @@ async fn a_scan_offers_what_the_card_allows_or_before_the_till_read_it_what_the_
     else {
         panic!("a card the till has read");
     };
-    assert_eq!(known.card.id, card);
+    assert_eq!(known.0.card.id, card);
     assert!(actions.visit && !actions.redeem, "{actions:?}");
 
     assert_eq!(
