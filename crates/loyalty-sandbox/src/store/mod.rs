@@ -86,6 +86,38 @@ pub enum OpenError {
     /// The database was written by a newer version of this server.
     #[error("database schema version {0} is newer than this server knows ({1})")]
     TooNew(i64, i64),
+    /// The thread that checkpoints the file did not start.
+    #[error("the checkpoint thread did not start: {0}")]
+    Thread(#[from] std::io::Error),
+}
+
+/// Every two seconds while the database is open, what its WAL holds copied into the file
+/// (a PASSIVE checkpoint: it never waits for the connection's writes, nor makes them
+/// wait), on a connection and a thread of its own.
+fn checkpoint_while_open(
+    path: &Path,
+    open: std::sync::Weak<Mutex<Connection>>,
+) -> Result<(), OpenError> {
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    conn.busy_timeout(Duration::from_secs(5))?;
+    std::thread::Builder::new()
+        .name("sandbox-checkpoint".into())
+        .spawn(move || {
+            loop {
+                std::thread::sleep(Duration::from_secs(2));
+                if open.strong_count() == 0 {
+                    return;
+                }
+                if let Err(error) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()))
+                {
+                    tracing::warn!(%error, "the database could not take in its WAL");
+                }
+            }
+        })?;
+    Ok(())
 }
 
 /// The database: one connection, serialized by a mutex.
@@ -108,6 +140,9 @@ impl Db {
                 )?;
                 conn.pragma_update(None, "journal_mode", "WAL")?;
                 conn.pragma_update(None, "synchronous", "FULL")?;
+                // No checkpoint inside an answered write (one took a write from a few
+                // milliseconds to over a hundred): a thread of its own does them.
+                conn.pragma_update(None, "wal_autocheckpoint", 0)?;
                 conn
             }
             None => Connection::open_in_memory()?,
@@ -118,8 +153,12 @@ impl Db {
         let mut conn = conn;
         schema::migrate(&mut conn)?;
         let cursor_secret = schema::cursor_secret(&conn)?;
+        let conn = Arc::new(Mutex::new(conn));
+        if let Some(path) = path {
+            checkpoint_while_open(path, Arc::downgrade(&conn))?;
+        }
         Ok(Db {
-            conn: Arc::new(Mutex::new(conn)),
+            conn,
             cursor_secret: Arc::new(cursor_secret),
         })
     }
