@@ -85,7 +85,7 @@ fn put_card(
     now: Timestamp,
     even_if_queued: bool,
 ) -> rusqlite::Result<()> {
-    if !even_if_queued && !store::open_for(tx, &order_key(&card.id))?.is_empty() {
+    if !even_if_queued && store::any_open_for(tx, &order_key(&card.id))? {
         return Ok(());
     }
     // Never older over newer: a read asked before an answer was stored loses to it.
@@ -111,24 +111,26 @@ pub(crate) fn put_customer(
 ) -> rusqlite::Result<()> {
     // Seen alive now: marked with the current walk, so that walk's end keeps it. (A walk
     // stores 100,000 customers a statement at a time: each stays parsed.)
-    tx.prepare_cached(
-        "INSERT INTO customers (id, pass_id, name, email, phone, created_at, walk)
+    let rowid: i64 = tx
+        .prepare_cached(
+            "INSERT INTO customers (id, pass_id, name, email, phone, created_at, walk)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6,
                  COALESCE((SELECT walk FROM sync_state WHERE list = 'customers'), 0))
          ON CONFLICT(id) DO UPDATE SET pass_id = ?2, name = ?3, email = ?4, phone = ?5,
-             created_at = ?6, walk = excluded.walk",
-    )?
-    .execute(params![
-        customer.id.as_str(),
-        customer.pass_id.as_str(),
-        customer.name,
-        customer.email,
-        customer.phone,
-        customer.created_at.map(ts),
-    ])?;
-    let rowid: i64 = tx
-        .prepare_cached("SELECT rowid FROM customers WHERE id = ?1")?
-        .query_row([customer.id.as_str()], |r| r.get(0))?;
+             created_at = ?6, walk = excluded.walk
+         RETURNING rowid",
+        )?
+        .query_row(
+            params![
+                customer.id.as_str(),
+                customer.pass_id.as_str(),
+                customer.name,
+                customer.email,
+                customer.phone,
+                customer.created_at.map(ts),
+            ],
+            |r| r.get(0),
+        )?;
     tx.prepare_cached("DELETE FROM customer_search WHERE rowid = ?1")?
         .execute([rowid])?;
     tx.prepare_cached(

@@ -280,6 +280,10 @@ pub enum OpenError {
     },
 }
 
+/// The WAL's size, in pages of 4 KiB, past which a commit checkpoints (40 MB, where
+/// SQLite's default is 1,000 pages): see [`open`].
+pub const WAL_PAGES_AT_MOST: i64 = 10_000;
+
 /// Opens (creating and migrating) the database at `path`.
 ///
 /// WAL lets readers go on while the outbox commits; `synchronous=FULL` makes every
@@ -292,10 +296,12 @@ pub fn open(path: &Path) -> Result<Connection, OpenError> {
     conn.set_prepared_statement_cache_capacity(64);
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "FULL")?;
-    // No checkpoint inside a commit: copying the WAL into the file (and syncing it) took
-    // a write a cashier waited on from a few milliseconds to over a hundred. The till's
-    // checkpointer does it on a connection of its own ([`checkpoint`]).
-    conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+    // No checkpoint inside a commit a cashier waits on: copying the WAL into the file
+    // (and syncing it) took such a write from a few milliseconds to over a hundred. The
+    // till's checkpointer does it, every few seconds on a connection of its own
+    // ([`checkpoint`]). Writes that never pause (a sync of a million customers) would
+    // outrun it and the WAL would grow without end: past 40 MB, a commit checkpoints.
+    conn.pragma_update(None, "wal_autocheckpoint", WAL_PAGES_AT_MOST)?;
     // Migrations run before foreign keys are enforced, as SQLite asks of a table
     // rebuilt (migration 8), and end with a check of every reference.
     migrate(&mut conn)?;
@@ -442,7 +448,10 @@ mod tests {
         let every: i64 = conn
             .pragma_query_value(None, "wal_autocheckpoint", |r| r.get(0))
             .unwrap();
-        assert_eq!(every, 0, "no commit copies the WAL into the file");
+        assert_eq!(
+            every, WAL_PAGES_AT_MOST,
+            "no commit a cashier waits on checkpoints"
+        );
         for n in 0..50 {
             conn.execute(
                 "INSERT INTO settings (name, value) VALUES ('bench', ?1)

@@ -5,10 +5,13 @@
 //! top-up walks from the newest until it meets a customer it already has (the list
 //! is newest first), for the enrolments made since.
 
+use std::sync::Arc;
+
 use jiff::Timestamp;
 use loyalty_api::{Client, Cursor, Error as ApiError, ErrorCode, ListParams};
 use rusqlite::{OptionalExtension, params};
 use serde::{Deserialize, Serialize};
+use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use crate::cache;
@@ -76,7 +79,7 @@ fn load(core: &Core) -> rusqlite::Result<State> {
 /// Stops between pages when the key it started with is no longer the one connected
 /// (disconnected, or replaced): a key change never waits for a sync.
 pub(crate) async fn full(
-    core: &Core,
+    core: &Arc<Core>,
     sender: &Sender,
     max_pages: Option<u32>,
 ) -> Result<SyncReport, Error> {
@@ -90,25 +93,17 @@ pub(crate) async fn full(
     let mut stored = 0u64;
     let mut removed = 0u64;
     let mut pages = 0u32;
-    // The next page is asked for while this one is stored: the walk takes the service's
-    // time, not the service's and then the disk's.
-    let mut ahead: Option<(Timestamp, JoinHandle<Result<CustomerPage, ApiError>>)> = None;
+    // The pages are asked for one after the other by a task of their own while they are
+    // stored: the walk takes the longer of the service's time and the disk's, not both.
+    let mut fetching: Option<Fetching> = None;
     loop {
         if max_pages.is_some_and(|m| pages >= m)
             || !core.sender().is_some_and(|now| now.key == sender.key)
         {
-            if let Some((_, next)) = ahead {
-                next.abort();
-            }
             break;
         }
-        let (asked, answer) = match ahead.take() {
-            // The task only stops by a panic (it is aborted only above): pass it on.
-            Some((asked, next)) => (
-                asked,
-                next.await
-                    .unwrap_or_else(|stopped| std::panic::resume_unwind(stopped.into_panic())),
-            ),
+        let fetcher = match &mut fetching {
+            Some(fetcher) => fetcher,
             None => {
                 if state.cursor.is_none() {
                     // A new walk, numbered before its first page is asked for: whatever
@@ -119,11 +114,16 @@ pub(crate) async fn full(
                         [LIST],
                     )?;
                 }
-                (
-                    core.now(),
-                    client.customers().list(&page_after(&state.cursor)).await,
-                )
+                let remaining = max_pages.map(|m| m - pages);
+                fetching.insert(Fetching::start(core, client, &state.cursor, remaining))
             }
+        };
+        let Some((asked, answer)) = fetcher.pages.recv().await else {
+            // The task ends without a page only when it panicked: pass it on.
+            if let Err(stopped) = (&mut fetcher.task).await {
+                std::panic::resume_unwind(stopped.into_panic());
+            }
+            break;
         };
         let page = match answer {
             Ok(page) => page,
@@ -131,6 +131,7 @@ pub(crate) async fn full(
                 // The cursor no longer holds (for example the key changed): start over.
                 state.cursor = None;
                 state.done = 0;
+                fetching = None;
                 continue;
             }
             Err(err) => {
@@ -145,55 +146,23 @@ pub(crate) async fn full(
             .as_ref()
             .map(|c| c.as_str().to_owned());
         let has_more = page.data.has_more && next.is_some();
-        if has_more && max_pages.is_none_or(|m| pages + 1 < m) {
-            let (client, params) = (client.clone(), page_after(&next));
-            ahead = Some((
-                core.now(),
-                tokio::spawn(async move { client.customers().list(&params).await }),
-            ));
-        }
-        // Not synced to the disk: a page lost in a power cut is walked again (its cursor
-        // is stored with it).
-        crate::db::cache_write(&mut core.db(), |tx| {
-            if first_page {
-                let newest = customers.first();
-                tx.execute(
-                    "UPDATE sync_state SET walk_newest_id = ?2, walk_newest_at = ?3
-                     WHERE list = ?1",
-                    params![
-                        LIST,
-                        newest.map(|c| c.id.as_str()),
-                        newest.and_then(|c| c.created_at).map(|t| t.to_string())
-                    ],
-                )?;
-            }
-            for customer in &customers {
-                cache::put_customer(tx, customer, asked)?;
-            }
-            state.done += customers.len() as u64;
-            tx.execute(
-                "INSERT INTO sync_state (list) VALUES (?1) ON CONFLICT(list) DO NOTHING",
-                [LIST],
-            )?;
-            tx.execute(
-                "UPDATE sync_state SET cursor = ?2, done = ?3, finished = ?4 WHERE list = ?1",
-                params![LIST, next, state.done, !has_more],
-            )?;
-            if !has_more {
-                tx.execute(
-                    "UPDATE sync_state SET last_total = done, newest_id = walk_newest_id,
-                         newest_at = walk_newest_at WHERE list = ?1",
-                    [LIST],
-                )?;
-                let walk: i64 =
-                    tx.query_row("SELECT walk FROM sync_state WHERE list = ?1", [LIST], |r| {
-                        r.get(0)
-                    })?;
-                removed = cache::forget_unseen(tx, walk)?;
-            }
-            Ok(())
-        })?;
-        stored += customers.len() as u64;
+        let count = customers.len() as u64;
+        state.done += count;
+        // On a thread of the blocking pool: the runtime's own threads go on with the
+        // next pages (and, in the demo, with the server that answers them).
+        let page = Page {
+            customers,
+            asked,
+            first_page,
+            next: next.clone(),
+            has_more,
+            done: state.done,
+        };
+        let storing = core.clone();
+        removed += tokio::task::spawn_blocking(move || page.store(&storing))
+            .await
+            .unwrap_or_else(|stopped| std::panic::resume_unwind(stopped.into_panic()))?;
+        stored += count;
         pages += 1;
         state.cursor = next;
         let estimate = state
@@ -218,8 +187,111 @@ pub(crate) async fn full(
     })
 }
 
-/// One page of the customers' list.
-type CustomerPage = loyalty_api::Response<loyalty_api::List<loyalty_api::Customer>>;
+/// A page of a walk, to store.
+struct Page {
+    customers: Vec<CustomerView>,
+    /// When it was asked for.
+    asked: Timestamp,
+    first_page: bool,
+    /// The cursor of the page after it.
+    next: Option<String>,
+    has_more: bool,
+    /// The customers the walk has seen with this page.
+    done: u64,
+}
+
+impl Page {
+    /// Stores the page with the walk's place after it, in one transaction not synced to
+    /// the disk: a page lost in a power cut is walked again. After the last page, the
+    /// customers the walk did not see are forgotten: answers how many.
+    fn store(self, core: &Core) -> rusqlite::Result<u64> {
+        let has_more = self.has_more;
+        crate::db::cache_write(&mut core.db(), |tx| {
+            if self.first_page {
+                let newest = self.customers.first();
+                tx.execute(
+                    "UPDATE sync_state SET walk_newest_id = ?2, walk_newest_at = ?3
+                     WHERE list = ?1",
+                    params![
+                        LIST,
+                        newest.map(|c| c.id.as_str()),
+                        newest.and_then(|c| c.created_at).map(|t| t.to_string())
+                    ],
+                )?;
+            }
+            for customer in &self.customers {
+                cache::put_customer(tx, customer, self.asked)?;
+            }
+            tx.execute(
+                "INSERT INTO sync_state (list) VALUES (?1) ON CONFLICT(list) DO NOTHING",
+                [LIST],
+            )?;
+            tx.execute(
+                "UPDATE sync_state SET cursor = ?2, done = ?3, finished = ?4 WHERE list = ?1",
+                params![LIST, self.next, self.done, !has_more],
+            )?;
+            if has_more {
+                return Ok(0);
+            }
+            tx.execute(
+                "UPDATE sync_state SET last_total = done, newest_id = walk_newest_id,
+                     newest_at = walk_newest_at WHERE list = ?1",
+                [LIST],
+            )?;
+            let walk: i64 =
+                tx.query_row("SELECT walk FROM sync_state WHERE list = ?1", [LIST], |r| {
+                    r.get(0)
+                })?;
+            cache::forget_unseen(tx, walk)
+        })
+    }
+}
+
+/// One page of the customers' list, and when it was asked for.
+type Fetched = (
+    Timestamp,
+    Result<loyalty_api::Response<loyalty_api::List<loyalty_api::Customer>>, ApiError>,
+);
+
+/// The task that asks for the pages of a walk, one after the other, as fast as the
+/// service answers them and at most two ahead of the one being stored; stopped when
+/// dropped.
+struct Fetching {
+    pages: mpsc::Receiver<Fetched>,
+    task: JoinHandle<()>,
+}
+
+impl Fetching {
+    /// Asks from the page after `cursor` on (the first for none), at most `max` pages.
+    fn start(core: &Core, client: &Client, cursor: &Option<String>, max: Option<u32>) -> Self {
+        let (sent, pages) = mpsc::channel(2);
+        let (clock, client, mut cursor) = (core.clock.clone(), client.clone(), cursor.clone());
+        let task = tokio::spawn(async move {
+            for _ in 0..max.unwrap_or(u32::MAX) {
+                let asked = clock.now();
+                let answer = client.customers().list(&page_after(&cursor)).await;
+                let next = match &answer {
+                    Ok(page) if page.data.has_more => page.data.next_cursor.clone(),
+                    _ => None,
+                };
+                if sent.send((asked, answer)).await.is_err() {
+                    return;
+                }
+                match next {
+                    Some(next) => cursor = Some(next.as_str().to_owned()),
+                    None => return,
+                }
+            }
+        });
+        Fetching { pages, task }
+    }
+}
+
+impl Drop for Fetching {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
 
 /// The parameters of the page after `cursor` (the first page for none).
 fn page_after(cursor: &Option<String>) -> ListParams {
@@ -231,7 +303,7 @@ fn page_after(cursor: &Option<String>) -> ListParams {
 }
 
 /// Stores customers enrolled since the last finished walk (a full sync if none).
-pub(crate) async fn top_up(core: &Core, sender: &Sender) -> Result<SyncReport, Error> {
+pub(crate) async fn top_up(core: &Arc<Core>, sender: &Sender) -> Result<SyncReport, Error> {
     match newer(core, &sender.client).await? {
         Some(report) => Ok(report),
         None => full(core, sender, None).await,

@@ -141,8 +141,9 @@ impl Db {
                 conn.pragma_update(None, "journal_mode", "WAL")?;
                 conn.pragma_update(None, "synchronous", "FULL")?;
                 // No checkpoint inside an answered write (one took a write from a few
-                // milliseconds to over a hundred): a thread of its own does them.
-                conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+                // milliseconds to over a hundred): a thread of its own does them. Past
+                // 40 MB of WAL (writes that never pause outrun it), a commit does.
+                conn.pragma_update(None, "wal_autocheckpoint", 10_000)?;
                 conn
             }
             None => Connection::open_in_memory()?,

@@ -303,6 +303,15 @@ pub(crate) fn open_for(conn: &Connection, order_key: &str) -> rusqlite::Result<V
     stmt.query_map([order_key], item)?.collect()
 }
 
+/// Whether a write for `order_key` is queued or being sent ([`open_for`], not read).
+pub(crate) fn any_open_for(conn: &Connection, order_key: &str) -> rusqlite::Result<bool> {
+    conn.prepare_cached(
+        "SELECT EXISTS (SELECT 1 FROM outbox
+                        WHERE order_key = ?1 AND state IN ('queued', 'sending'))",
+    )?
+    .query_row([order_key], |r| r.get(0))
+}
+
 /// Payments that are or may become money taken: queued, being sent, or waiting for a
 /// person (one that may have arrived counts until someone closes it). For the balance
 /// left on a card and the offline policy's total cap.
