@@ -21,6 +21,11 @@ describe('LazyScreen', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
+  it('draws a screen whose code is already in at once, in the same frame', () => {
+    render(LazyScreen<Shown>, { lang: 'en', load: () => ({ default: { name: 'Keypad' } }), children });
+    expect(screen.getByText('Keypad').id).toBe('shown');
+  });
+
   it('loads the screen once, whatever else changes', async () => {
     const load = vi.fn(async () => ({ default: { name: 'Queue' } }));
     const { rerender } = render(LazyScreen<Shown>, { lang: 'en', load, children });
