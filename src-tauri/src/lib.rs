@@ -23,6 +23,7 @@ mod customer;
 mod demo;
 mod door;
 mod error;
+mod instance;
 mod kiosk;
 mod logging;
 mod till;
@@ -48,12 +49,20 @@ const SHOWN_AT_THE_LATEST: std::time::Duration = std::time::Duration::from_secs(
 /// is nothing the app could show the user in that case.
 pub fn run(cli: Cli) {
     let started = logging::StartUp::now();
+    // A second launch hands over to the running copy before it sets anything up. A copy
+    // that cannot tell runs on: the till's own lock keeps its data to one owner.
+    let first = match instance::claim() {
+        Ok(instance::Claim::First(listener)) => Some(listener),
+        Ok(instance::Claim::HandedOver) => {
+            eprintln!("Loyalty Counter is already running: its window is brought forward.");
+            return;
+        }
+        Err(error) => {
+            eprintln!("could not tell whether Loyalty Counter is already running: {error}");
+            None
+        }
+    };
     tauri::Builder::default()
-        // Registered first so that a second launch hands over to the running app
-        // before the second copy sets anything up.
-        .plugin(tauri_plugin_single_instance::init(|app, _args, _cwd| {
-            focus_main_window(app);
-        }))
         // The system's save dialog, for the queue's history.
         .plugin(tauri_plugin_dialog::init())
         .setup(move |app| {
@@ -62,6 +71,10 @@ pub fn run(cli: Cli) {
             app.manage(logging::init(&log_dir)?);
             tracing::info!(millis = started.millis(), "setting up");
             app.manage(started);
+            if let Some(listener) = first {
+                let handle = app.handle().clone();
+                instance::answer(listener, move || focus_main_window(&handle))?;
+            }
             tracing::info!(
                 version = env!("CARGO_PKG_VERSION"),
                 "Loyalty Counter started"

@@ -7,7 +7,8 @@ use std::io::IsTerminal as _;
 use std::path::Path;
 
 use tracing_appender::non_blocking::WorkerGuard;
-use tracing_subscriber::{EnvFilter, fmt, layer::SubscriberExt, util::SubscriberInitExt};
+use tracing_subscriber::filter::Targets;
+use tracing_subscriber::{fmt, layer::SubscriberExt, util::SubscriberInitExt};
 
 /// Keeps the log file writer alive; dropping it flushes what is left.
 #[derive(Debug)]
@@ -15,7 +16,8 @@ pub struct LogGuard(#[allow(dead_code)] WorkerGuard);
 
 /// Installs the global subscriber and a panic hook that logs panics.
 ///
-/// The level comes from `RUST_LOG` and defaults to `info` for the app's crates.
+/// The levels come from `RUST_LOG` ("warn,counter_core=debug": a level, and a level for
+/// each target) and default to `info` for the app's crates.
 pub fn init(log_dir: &Path) -> Result<LogGuard, Box<dyn std::error::Error>> {
     std::fs::create_dir_all(log_dir)?;
     let file = tracing_appender::rolling::Builder::new()
@@ -25,8 +27,7 @@ pub fn init(log_dir: &Path) -> Result<LogGuard, Box<dyn std::error::Error>> {
         .max_log_files(14)
         .build(log_dir)?;
     let (file, guard) = tracing_appender::non_blocking(file);
-    let filter = EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| EnvFilter::new("warn,loyalty_counter_lib=info,counter_core=info"));
+    let filter = levels("warn,loyalty_counter_lib=info,counter_core=info");
 
     tracing_subscriber::registry()
         .with(filter)
@@ -45,6 +46,14 @@ pub fn init(log_dir: &Path) -> Result<LogGuard, Box<dyn std::error::Error>> {
         default_hook(info);
     }));
     Ok(LogGuard(guard))
+}
+
+/// The levels `RUST_LOG` sets, or `default` when it is unset or not a list of levels.
+fn levels(default: &str) -> Targets {
+    std::env::var("RUST_LOG")
+        .ok()
+        .and_then(|set| set.parse().ok())
+        .unwrap_or_else(|| default.parse().expect("the default levels parse"))
 }
 
 /// When the app started, to log how long its window took to show a first screen: the

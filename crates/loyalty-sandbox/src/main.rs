@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::Parser;
 use loyalty_sandbox::{Config, Sandbox};
+use tracing_subscriber::{layer::SubscriberExt as _, util::SubscriberInitExt as _};
 
 /// The local server of the Loyalty Card and Gift Card Business API.
 #[derive(Debug, Parser)]
@@ -29,12 +30,14 @@ struct Args {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
+    // RUST_LOG's "target=level" lists (the default: info).
+    let levels: tracing_subscriber::filter::Targets = std::env::var("RUST_LOG")
+        .ok()
+        .and_then(|set| set.parse().ok())
+        .unwrap_or_else(|| "info".parse().expect("a level parses"));
+    tracing_subscriber::registry()
+        .with(levels)
+        .with(tracing_subscriber::fmt::layer().with_writer(std::io::stderr))
         .init();
 
     let sandbox = Sandbox::open(Config {
