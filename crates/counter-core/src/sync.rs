@@ -254,8 +254,8 @@ type Fetched = (
 );
 
 /// The task that asks for the pages of a walk, one after the other, as fast as the
-/// service answers them and at most two ahead of the one being stored; stopped when
-/// dropped.
+/// service answers them: two wait in the channel and a third may be on its way while
+/// one is stored. Stopped when dropped.
 struct Fetching {
     pages: mpsc::Receiver<Fetched>,
     task: JoinHandle<()>,
