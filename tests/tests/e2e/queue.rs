@@ -121,8 +121,7 @@ async fn a_withdrawn_write_never_arrives_and_a_repeat_visit_is_recorded_from_the
         let after_b = stamps(&server.card(&b, &card_b).await?)?;
         ensure!(after_a == before_a + 2, "A: {before_a} then {after_a}");
         ensure!(after_b == before_b, "B: {before_b} then {after_b}");
-        let waiting = text_of(driver, By::Id("status-queued"), WAIT).await?;
-        ensure!(waiting.starts_with("0 "), "still waiting: {waiting}");
+        text_until(driver, By::Id("status-queued"), WAIT, |t| t.starts_with("0 ")).await?;
         Ok(())
     })
     .await
