@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use crate::support::{go, in_demo, scan, shown, stamps, text_until};
 use anyhow::{Context, Result, bail, ensure};
-use loyalty_counter_e2e::{shot, text_of};
+use loyalty_counter_e2e::shot;
 use serde_json::json;
 use thirtyfour::prelude::*;
 
