@@ -52,25 +52,27 @@ impl CameraDoor {
     }
 
     /// Opens the camera for `window` (closing it for any other): `--camera`, else the
-    /// one a manager chose, else the first one found.
+    /// one a manager chose, else the first one found. Answers what it plays, or `None`
+    /// when there is no camera to open.
     pub fn open(
         &self,
         app: &AppHandle,
         window: &str,
         chosen: Option<String>,
-    ) -> Result<String, CameraError> {
+    ) -> Result<Option<String>, CameraError> {
         let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
         // The device is released before it is opened again.
         *open = None;
-        let source = match (&self.given, chosen) {
-            (Some(given), _) => given.clone(),
-            (None, Some(chosen)) => {
-                Source::device(chosen.as_ref()).map_err(|_| CameraError::NoCamera)?
-            }
+        let found = match (&self.given, chosen) {
+            (Some(given), _) => Some(given.clone()),
+            // The one chosen is gone: no camera, as when none was ever found.
+            (None, Some(chosen)) => Source::device(chosen.as_ref()).ok(),
             (None, None) => counter_camera::cameras()
                 .into_iter()
-                .find_map(|found| Source::device(found.path.as_ref()).ok())
-                .ok_or(CameraError::NoCamera)?,
+                .find_map(|found| Source::device(found.path.as_ref()).ok()),
+        };
+        let Some(source) = found else {
+            return Ok(None);
         };
         let (app, to) = (app.clone(), window.to_owned());
         let camera = Camera::open(&source, move |sight| {
@@ -103,7 +105,7 @@ impl CameraDoor {
             window: window.to_owned(),
             _camera: camera,
         });
-        Ok(source.to_string())
+        Ok(Some(source.to_string()))
     }
 
     /// Closes the camera if `window` has it (the device is released).

@@ -280,8 +280,6 @@ pub enum ErrorCode {
     NoSuchReceipt,
     /// Not a camera's device.
     InvalidCamera,
-    /// No camera to open.
-    NoCamera,
     /// The camera could not be opened or stopped working.
     CameraFailed,
 }
@@ -357,7 +355,6 @@ impl Error {
             Error::NoSuchReceipt => ErrorCode::NoSuchReceipt,
             Error::Camera(camera) => match camera {
                 crate::counter::CameraError::NotACamera { .. } => ErrorCode::InvalidCamera,
-                crate::counter::CameraError::NoCamera => ErrorCode::NoCamera,
                 crate::counter::CameraError::Failed => ErrorCode::CameraFailed,
             },
         }

@@ -7,20 +7,35 @@ use crate::CommandError;
 use crate::camera::CameraDoor;
 use crate::till::Till;
 
-/// Opens the camera for this window; what it sees comes as `camera` events. Answers
-/// what it plays.
+/// What opening the camera gave.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[ts(export)]
+pub enum CameraOpened {
+    /// It plays `source` (a device, or a folder of images played as one); what it sees
+    /// comes as `camera` events.
+    Playing { source: String },
+    /// There is no camera (none found, or the one chosen is gone): scanning and typing
+    /// go on without it.
+    NoCamera,
+}
+
+/// Opens the camera for this window.
 #[tauri::command]
 pub async fn camera_open(
     app: AppHandle,
     window: Window,
     till: State<'_, Till>,
     camera: State<'_, CameraDoor>,
-) -> Result<String, CommandError> {
+) -> Result<CameraOpened, CommandError> {
     let chosen = till.session().await.counter.chosen_camera()?;
     let label = window.label().to_owned();
     // Opening a device takes a moment: this thread is let go of meanwhile.
     let opened = tokio::task::block_in_place(|| camera.open(&app, &label, chosen));
-    Ok(opened.map_err(counter_core::Error::from)?)
+    Ok(match opened.map_err(counter_core::Error::from)? {
+        Some(source) => CameraOpened::Playing { source },
+        None => CameraOpened::NoCamera,
+    })
 }
 
 /// Closes the camera this window opened.

@@ -11,7 +11,7 @@ const ipc = vi.hoisted(() => ({
   confirmRepeatVisit: vi.fn(),
   counterIdle: vi.fn(async () => {}),
   onCoreEvent: vi.fn(async () => () => {}),
-  cameraOpen: vi.fn(async () => '/dev/video0'),
+  cameraOpen: vi.fn(async () => ({ type: 'playing', source: '/dev/video0' })),
   cameraClose: vi.fn(async () => {}),
   onCamera: vi.fn(async (handler: (sight: unknown) => void) => {
     camera.see = handler;

@@ -1,6 +1,6 @@
 import { fireEvent, render, screen } from '@testing-library/svelte';
 import { describe, expect, it, vi } from 'vitest';
-import type { CheckIn, CommandError, ConnectionView, KioskStatus } from '../lib/ipc';
+import type { CameraOpened, CheckIn, CommandError, ConnectionView, KioskStatus } from '../lib/ipc';
 
 // The core records the visit and holds the rules (tested in Rust, and end to end);
 // here it answers as the core would, so the page's part is what is tested.
@@ -9,7 +9,7 @@ const ipc = vi.hoisted(() => ({
   checkIn: vi.fn(),
   managerLeaves: vi.fn(async () => {}),
   setKiosk: vi.fn(),
-  cameraOpen: vi.fn(async () => '/frames'),
+  cameraOpen: vi.fn(async (): Promise<CameraOpened> => ({ type: 'playing', source: '/frames' })),
   cameraClose: vi.fn(async () => {}),
   onCamera: vi.fn(async (handler: (sight: unknown) => void) => {
     camera.see = handler;
@@ -88,7 +88,7 @@ describe('Kiosk', () => {
   });
 
   it('says there is no camera, and its keys still work', async () => {
-    ipc.cameraOpen.mockRejectedValueOnce({ code: 'no_camera', data: null, problem: null, message: 'no camera' });
+    ipc.cameraOpen.mockResolvedValueOnce({ type: 'no_camera' });
     const field = open();
     expect(await screen.findByText('No camera here. Scan or type the card instead.')).toBeTruthy();
     await fireEvent.click(document.getElementById('kiosk-key-c')!);

@@ -12,9 +12,6 @@ pub enum CameraError {
         /// What was given (cut to 64 characters).
         given: String,
     },
-    /// No camera to open: none found, or the one chosen is gone.
-    #[error("no camera")]
-    NoCamera,
     /// The camera could not be opened or stopped working.
     #[error("the camera failed")]
     Failed,

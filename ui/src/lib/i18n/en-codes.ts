@@ -84,7 +84,6 @@ export const codes: Pick<Catalogue, 'problems' | 'byStatus' | 'errors'> = {
     invalid_printer: 'The printer’s address was refused. Nothing was saved.',
     no_such_receipt: 'No such receipt at this till.',
     invalid_camera: 'That is not a camera’s device. Nothing was saved.',
-    no_camera: 'No camera here. Scan or type the card instead.',
     camera_failed: 'The camera could not be opened. Scan or type the card instead.',
     offline_payment_refused: 'This payment cannot be taken while the service is unreachable, under this till’s rules.',
     gift_card_unknown: 'This gift card is not known to this till, and the service cannot be reached to look it up.',

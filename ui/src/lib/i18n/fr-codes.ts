@@ -84,7 +84,6 @@ export const codes: Pick<Catalogue, 'problems' | 'byStatus' | 'errors'> = {
     invalid_printer: 'L’adresse de l’imprimante a été refusée. Rien n’a été enregistré.',
     no_such_receipt: 'Aucun ticket de ce numéro sur cette caisse.',
     invalid_camera: 'Ce n’est pas le périphérique d’une caméra. Rien n’a été enregistré.',
-    no_camera: 'Pas de caméra ici. Scannez ou tapez la carte.',
     camera_failed: 'La caméra n’a pas pu être ouverte. Scannez ou tapez la carte.',
     offline_payment_refused: 'Ce paiement ne peut pas être encaissé tant que le service est injoignable, selon les règles de cette caisse.',
     gift_card_unknown: 'Cette carte cadeau est inconnue de cette caisse, et le service est injoignable pour la chercher.',

@@ -4,12 +4,13 @@
 import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import { call } from './call';
 import type { CameraChoice } from './bindings/CameraChoice';
+import type { CameraOpened } from './bindings/CameraOpened';
 import type { CameraSight } from './bindings/CameraSight';
 import type { KeyboardLayout } from './bindings/KeyboardLayout';
 
-/** Opens the camera for this window; answers what it plays. */
-export function cameraOpen(): Promise<string> {
-  return call<string>('camera_open');
+/** Opens the camera for this window: what it plays, or that there is none. */
+export function cameraOpen(): Promise<CameraOpened> {
+  return call<CameraOpened>('camera_open');
 }
 
 /** Closes the camera this window opened. */
@@ -42,4 +43,4 @@ export function onCamera(handler: (sight: CameraSight) => void): Promise<Unliste
   return listen<CameraSight>('camera', (event) => handler(event.payload));
 }
 
-export type { CameraChoice, CameraSight, KeyboardLayout };
+export type { CameraChoice, CameraOpened, CameraSight, KeyboardLayout };
