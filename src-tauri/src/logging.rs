@@ -10,6 +10,13 @@ use tracing_appender::non_blocking::WorkerGuard;
 use tracing_subscriber::filter::Targets;
 use tracing_subscriber::{fmt, layer::SubscriberExt, util::SubscriberInitExt};
 
+/// The lines the file's writer thread may have waiting: past them, a line is dropped
+/// rather than the app made to wait for the disk. The crate's default (128,000) is a
+/// buffer of 4 MB, allocated and written through when the app starts: a tenth of what
+/// the app's own process holds beyond a bare window's, for a till that logs a few lines
+/// a minute.
+const LINES_WAITING_AT_MOST: usize = 1_024;
+
 /// Keeps the log file writer alive; dropping it flushes what is left.
 #[derive(Debug)]
 pub struct LogGuard(#[allow(dead_code)] WorkerGuard);
@@ -26,7 +33,9 @@ pub fn init(log_dir: &Path) -> Result<LogGuard, Box<dyn std::error::Error>> {
         .filename_suffix("log")
         .max_log_files(14)
         .build(log_dir)?;
-    let (file, guard) = tracing_appender::non_blocking(file);
+    let (file, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+        .buffered_lines_limit(LINES_WAITING_AT_MOST)
+        .finish(file);
     let filter = levels("warn,loyalty_counter_lib=info,counter_core=info");
 
     tracing_subscriber::registry()
