@@ -76,14 +76,6 @@ export class Settling<T> {
     }, UNSAID_WAIT_MS);
   }
 
-  /** Hands on the latest value now, if one waits. */
-  flush(): void {
-    if (this.#timer === undefined) return;
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#apply(this.#latest as T);
-  }
-
   cancel(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
