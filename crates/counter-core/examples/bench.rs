@@ -16,7 +16,7 @@
 //!    searched as you type.
 //!
 //! Run: `cargo run --release -p counter-core --example bench` (`-- enqueue` for the
-//! first figures only, `-- scale` for the last three).
+//! first figures only, `-- scale` for the last three, `-- sync` for the third only).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -231,6 +231,20 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() -> Result<()> {
+    // The sync's own account of each walk (how long it waited for the service, how long
+    // it stored), printed under the bench's figures.
+    {
+        use tracing_subscriber::{filter::Targets, prelude::*};
+        let walks: Targets = "counter_core::sync=info".parse()?;
+        tracing_subscriber::registry()
+            .with(
+                tracing_subscriber::fmt::layer()
+                    .without_time()
+                    .with_target(false),
+            )
+            .with(walks)
+            .init();
+    }
     let dir = tempfile::tempdir()?;
     let sandbox = loyalty_sandbox::Sandbox::open(loyalty_sandbox::Config {
         db: Some(dir.path().join("server.db")),
@@ -266,8 +280,9 @@ async fn main() -> Result<()> {
         .ok_or("no key")?
         .to_owned();
 
-    // `-- scale`: sections 3 to 5 only.
-    let scale_only = std::env::args().any(|a| a == "scale");
+    // `-- scale`: sections 3 to 5 only; `-- sync`: section 3 only.
+    let sync_only = std::env::args().any(|a| a == "sync");
+    let scale_only = sync_only || std::env::args().any(|a| a == "scale");
     if !scale_only {
         // 1. Durable enqueue against a bare insert-and-commit, and with 10,000 writes
         // already queued against an empty queue: medians of many interleaved rounds,
@@ -405,6 +420,10 @@ async fn main() -> Result<()> {
         }
     }
     search_as_you_type(&counter, &names, report.cached, "")?;
+    if sync_only {
+        counter.close().await;
+        return Ok(());
+    }
 
     // 4. A scanned card: the cached one at once, then the service's (one GET of its
     //    customer, stored); then a second full sync, which also forgets deleted ones.

@@ -95,7 +95,9 @@ pub(crate) async fn full(
     let mut pages = 0u32;
     // The pages are asked for one after the other by a task of their own while they are
     // stored: the walk takes the longer of the service's time and the disk's, not both.
+    // How long it waited for each is logged at its end.
     let mut fetching: Option<Fetching> = None;
+    let mut time = WalkTime::default();
     loop {
         if max_pages.is_some_and(|m| pages >= m)
             || !core.sender().is_some_and(|now| now.key == sender.key)
@@ -118,7 +120,10 @@ pub(crate) async fn full(
                 fetching.insert(Fetching::start(core, client, &state.cursor, remaining))
             }
         };
-        let Some((asked, answer)) = fetcher.pages.recv().await else {
+        let waiting = core.clock.instant();
+        let fetched = fetcher.pages.recv().await;
+        time.waiting += waiting.elapsed();
+        let Some((asked, answer)) = fetched else {
             // The task ends without a page only when it panicked: pass it on.
             if let Err(stopped) = (&mut fetcher.task).await {
                 std::panic::resume_unwind(stopped.into_panic());
@@ -159,9 +164,11 @@ pub(crate) async fn full(
             done: state.done,
         };
         let storing = core.clone();
+        let started = core.clock.instant();
         removed += tokio::task::spawn_blocking(move || page.store(&storing))
             .await
             .unwrap_or_else(|stopped| std::panic::resume_unwind(stopped.into_panic()))?;
+        time.storing += started.elapsed();
         stored += count;
         pages += 1;
         state.cursor = next;
@@ -179,12 +186,28 @@ pub(crate) async fn full(
             break;
         }
     }
+    tracing::info!(
+        pages,
+        stored,
+        finished = state.finished,
+        waiting_for_the_service_s = time.waiting.as_secs_f64(),
+        storing_s = time.storing.as_secs_f64(),
+        "a walk of the customers' list stopped"
+    );
     Ok(SyncReport {
         stored,
         cached: cache::customer_count(&core.db())?,
         finished: state.finished,
         removed,
     })
+}
+
+/// Where a walk's time went: waiting for a page from the service (none had come yet),
+/// and storing them.
+#[derive(Debug, Default)]
+struct WalkTime {
+    waiting: std::time::Duration,
+    storing: std::time::Duration,
 }
 
 /// A page of a walk, to store.
