@@ -53,7 +53,7 @@ lint: $(UI_DIST)
 	npm --prefix ui run check --silent
 
 rust-test: build
-	cargo test --workspace --exclude loyalty-counter-e2e $(FEATURES)
+	cargo test --workspace $(FEATURES)
 
 ui-test:
 	npm --prefix ui test --silent

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 if [ "${KEYCHAIN_TEST_IN_SESSION:-}" != 1 ]; then
   # counter-core's test binary as `make rust-test` built it (same workspace and features,
   # so cargo only names it), run directly inside the session below.
-  tests=$(cargo test --workspace --exclude loyalty-counter-e2e --features loyalty-counter/custom-protocol \
+  tests=$(cargo test --workspace --features loyalty-counter/custom-protocol \
     --no-run 2>&1 | sed -n 's|.*tests/core/main.rs (\(.*\))$|\1|p')
   [ -x "$tests" ] || { echo "keychain-test: counter-core's test binary was not found" >&2; exit 1; }
   KEYCHAIN_TEST_IN_SESSION=1 KEYCHAIN_TEST_BINARY=$tests exec dbus-run-session -- "$0" "$@"
