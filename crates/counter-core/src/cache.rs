@@ -109,6 +109,51 @@ pub(crate) fn put_customer(
     customer: &CustomerView,
     now: Timestamp,
 ) -> rusqlite::Result<()> {
+    put_customers(tx, [customer], now)
+}
+
+/// Stores customers and their cards, then indexes them all for search in one statement.
+///
+/// One statement because of how FTS5 keeps a transaction's new terms: in memory until the
+/// commit, except that every statement that may need undoing halfway (an upsert, a
+/// write to the index itself) first writes them to the disk as a segment of their own.
+/// Indexed a customer at a time, a page of a walk made a segment per customer and FTS5
+/// spent most of the walk merging them.
+pub(crate) fn put_customers<'a>(
+    tx: &Transaction<'_>,
+    customers: impl IntoIterator<Item = &'a CustomerView>,
+    now: Timestamp,
+) -> rusqlite::Result<()> {
+    let mut indexed = Vec::new();
+    for customer in customers {
+        let rowid = store_customer(tx, customer, now)?;
+        indexed.push(serde_json::json!([
+            rowid,
+            customer.name.as_deref().unwrap_or(""),
+            customer.email.as_deref().unwrap_or(""),
+            customer.phone.as_deref().unwrap_or(""),
+            digit_tails(customer.phone.as_deref()),
+        ]));
+    }
+    if indexed.is_empty() {
+        return Ok(());
+    }
+    // A customer indexed before is replaced: FTS5 removes the old row's terms first.
+    tx.prepare_cached(
+        "INSERT OR REPLACE INTO customer_search (rowid, name, email, phone, digits)
+         SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4
+         FROM json_each(?1)",
+    )?
+    .execute([serde_json::Value::Array(indexed).to_string()])?;
+    Ok(())
+}
+
+/// Stores a customer (without indexing them) and their cards: answers the customer's row.
+fn store_customer(
+    tx: &Transaction<'_>,
+    customer: &CustomerView,
+    now: Timestamp,
+) -> rusqlite::Result<i64> {
     // Seen alive now: marked with the current walk, so that walk's end keeps it. (A walk
     // stores 100,000 customers a statement at a time: each stays parsed.)
     let rowid: i64 = tx
@@ -131,22 +176,10 @@ pub(crate) fn put_customer(
             ],
             |r| r.get(0),
         )?;
-    tx.prepare_cached("DELETE FROM customer_search WHERE rowid = ?1")?
-        .execute([rowid])?;
-    tx.prepare_cached(
-        "INSERT INTO customer_search (rowid, name, email, phone, digits) VALUES (?1, ?2, ?3, ?4, ?5)",
-    )?
-    .execute(params![
-        rowid,
-        customer.name.as_deref().unwrap_or(""),
-        customer.email.as_deref().unwrap_or(""),
-        customer.phone.as_deref().unwrap_or(""),
-        digit_tails(customer.phone.as_deref()),
-    ])?;
     for card in &customer.cards {
         put_card(tx, &customer.id, card, now, false)?;
     }
-    Ok(())
+    Ok(rowid)
 }
 
 /// Removes the customers a finished walk (`walk`) did not see: the service no longer

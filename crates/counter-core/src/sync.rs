@@ -242,9 +242,7 @@ impl Page {
                     ],
                 )?;
             }
-            for customer in &self.customers {
-                cache::put_customer(tx, customer, self.asked)?;
-            }
+            cache::put_customers(tx, &self.customers, self.asked)?;
             tx.execute(
                 "INSERT INTO sync_state (list) VALUES (?1) ON CONFLICT(list) DO NOTHING",
                 [LIST],
@@ -362,18 +360,19 @@ pub(crate) async fn newer(core: &Core, client: &Client) -> Result<Option<SyncRep
                 return Err(err.into());
             }
         };
-        let met_known = crate::db::cache_write(&mut core.db(), |tx| {
-            for customer in &page.data.data {
-                if is_known(customer) {
-                    return Ok(true);
-                }
-                newest
-                    .get_or_insert_with(|| (customer.id.as_str().to_owned(), customer.created_at));
-                cache::put_customer(tx, &CustomerView::from(customer), asked)?;
-                stored += 1;
-            }
-            Ok(false)
-        })?;
+        let new: Vec<CustomerView> = page
+            .data
+            .data
+            .iter()
+            .take_while(|customer| !is_known(customer))
+            .map(CustomerView::from)
+            .collect();
+        let met_known = new.len() < page.data.data.len();
+        if let Some(first) = new.first() {
+            newest.get_or_insert_with(|| (first.id.as_str().to_owned(), first.created_at));
+        }
+        crate::db::cache_write(&mut core.db(), |tx| cache::put_customers(tx, &new, asked))?;
+        stored += new.len() as u64;
         if met_known {
             break 'walk;
         }
