@@ -97,6 +97,9 @@ pub(crate) async fn full(
     // stored: the walk takes the longer of the service's time and the disk's, not both.
     // How long it waited for each is logged at its end.
     let mut fetching: Option<Fetching> = None;
+    // An answer taken from the fetcher while gathering pages that is not a page: it is
+    // dealt with next.
+    let mut held: Option<Fetched> = None;
     let mut time = WalkTime::default();
     loop {
         if max_pages.is_some_and(|m| pages >= m)
@@ -120,9 +123,15 @@ pub(crate) async fn full(
                 fetching.insert(Fetching::start(core, client, &state.cursor, remaining))
             }
         };
-        let waiting = core.clock.instant();
-        let fetched = fetcher.pages.recv().await;
-        time.waiting += waiting.elapsed();
+        let fetched = match held.take() {
+            Some(fetched) => Some(fetched),
+            None => {
+                let waiting = core.clock.instant();
+                let fetched = fetcher.pages.recv().await;
+                time.waiting += waiting.elapsed();
+                fetched
+            }
+        };
         let Some((asked, answer)) = fetched else {
             // The task ends without a page only when it panicked: pass it on.
             if let Err(stopped) = (&mut fetcher.task).await {
@@ -143,34 +152,36 @@ pub(crate) async fn full(
                 return Err(err.into());
             }
         };
-        let first_page = state.cursor.is_none();
-        let customers: Vec<CustomerView> = page.data.data.iter().map(CustomerView::from).collect();
-        let next = page
-            .data
-            .next_cursor
-            .as_ref()
-            .map(|c| c.as_str().to_owned());
-        let has_more = page.data.has_more && next.is_some();
-        let count = customers.len() as u64;
-        state.done += count;
+        let mut read = Pages::new(&page.data, asked, state.cursor.is_none(), state.done);
+        // The pages that came while the last were stored go with this one, in one
+        // transaction: when the disk is slower than the service, each commit (FTS5's
+        // flush of the new terms, the log's frames) serves several pages.
+        while read.has_more {
+            match fetcher.pages.try_recv() {
+                Ok((_, Ok(page))) => read.join(&page.data),
+                Ok(other) => {
+                    held = Some(other);
+                    break;
+                }
+                Err(_) => break,
+            }
+        }
+        let (count, has_more, next) = (
+            read.customers.len() as u64,
+            read.has_more,
+            read.next.clone(),
+        );
+        state.done = read.done;
+        pages += read.pages;
         // On a thread of the blocking pool: the runtime's own threads go on with the
         // next pages (and, in the demo, with the server that answers them).
-        let page = Page {
-            customers,
-            asked,
-            first_page,
-            next: next.clone(),
-            has_more,
-            done: state.done,
-        };
         let storing = core.clone();
         let started = core.clock.instant();
-        removed += tokio::task::spawn_blocking(move || page.store(&storing))
+        removed += tokio::task::spawn_blocking(move || read.store(&storing))
             .await
             .unwrap_or_else(|stopped| std::panic::resume_unwind(stopped.into_panic()))?;
         time.storing += started.elapsed();
         stored += count;
-        pages += 1;
         state.cursor = next;
         let estimate = state
             .last_total
@@ -210,22 +221,52 @@ struct WalkTime {
     storing: std::time::Duration,
 }
 
-/// A page of a walk, to store.
-struct Page {
+/// Pages of a walk that came one after the other, to store together.
+struct Pages {
     customers: Vec<CustomerView>,
-    /// When it was asked for.
+    /// When the first was asked for (what the cache says it read them at: no later
+    /// than it did).
     asked: Timestamp,
+    /// The first is the walk's first.
     first_page: bool,
-    /// The cursor of the page after it.
+    /// The cursor of the page after the last.
     next: Option<String>,
     has_more: bool,
-    /// The customers the walk has seen with this page.
+    /// The customers the walk has seen with these pages.
     done: u64,
+    pages: u32,
 }
 
-impl Page {
-    /// Stores the page with the walk's place after it, in one transaction not synced to
-    /// the disk: a page lost in a power cut is walked again. After the last page, the
+type CustomerList = loyalty_api::List<loyalty_api::Customer>;
+
+impl Pages {
+    /// `page`, asked for at `asked`, after the `done` customers the walk has seen.
+    fn new(page: &CustomerList, asked: Timestamp, first_page: bool, done: u64) -> Self {
+        let mut pages = Pages {
+            customers: Vec::with_capacity(page.data.len()),
+            asked,
+            first_page,
+            next: None,
+            has_more: false,
+            done,
+            pages: 0,
+        };
+        pages.join(page);
+        pages
+    }
+
+    /// Adds the page after the last.
+    fn join(&mut self, page: &CustomerList) {
+        self.customers
+            .extend(page.data.iter().map(CustomerView::from));
+        self.next = page.next_cursor.as_ref().map(|c| c.as_str().to_owned());
+        self.has_more = page.has_more && self.next.is_some();
+        self.done += page.data.len() as u64;
+        self.pages += 1;
+    }
+
+    /// Stores the pages with the walk's place after them, in one transaction not synced
+    /// to the disk: pages lost in a power cut are walked again. After the last page, the
     /// customers the walk did not see are forgotten: answers how many.
     fn store(self, core: &Core) -> rusqlite::Result<u64> {
         let has_more = self.has_more;
@@ -275,8 +316,8 @@ type Fetched = (
 );
 
 /// The task that asks for the pages of a walk, one after the other, as fast as the
-/// service answers them: two wait in the channel and a third may be on its way while
-/// one is stored. Stopped when dropped.
+/// service answers them: four wait in the channel and a fifth may be on its way while
+/// the others are stored. Stopped when dropped.
 struct Fetching {
     pages: mpsc::Receiver<Fetched>,
     task: JoinHandle<()>,
@@ -285,7 +326,7 @@ struct Fetching {
 impl Fetching {
     /// Asks from the page after `cursor` on (the first for none), at most `max` pages.
     fn start(core: &Core, client: &Client, cursor: &Option<String>, max: Option<u32>) -> Self {
-        let (sent, pages) = mpsc::channel(2);
+        let (sent, pages) = mpsc::channel(4);
         let (clock, client, mut cursor) = (core.clock.clone(), client.clone(), cursor.clone());
         let task = tokio::spawn(async move {
             for _ in 0..max.unwrap_or(u32::MAX) {
