@@ -483,6 +483,40 @@ mod tests {
     }
 
     #[test]
+    fn customers_stored_together_make_one_segment_of_the_search_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut conn = crate::db::open(&dir.path().join("till.db")).unwrap();
+        let page: Vec<CustomerView> = (0..100)
+            .map(|n| {
+                customer(
+                    &n.to_string(),
+                    &format!("Ana {n}"),
+                    "a@x.es",
+                    Some("+34 612"),
+                )
+            })
+            .collect();
+        let tx = conn.transaction().unwrap();
+        put_customers(&tx, &page, Timestamp::UNIX_EPOCH).unwrap();
+        tx.commit().unwrap();
+        // FTS5's own table of its segments; a segment per customer is what a statement
+        // savepoint between two customers' terms makes.
+        let segments: i64 = conn
+            .query_row(
+                "SELECT count(DISTINCT segid) FROM customer_search_idx",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(segments, 1);
+        assert_eq!(search(&conn, "ana", 200).unwrap().len(), 100);
+        assert_eq!(
+            search(&conn, "ana 42", 5).unwrap()[0].name.as_deref(),
+            Some("Ana 42")
+        );
+    }
+
+    #[test]
     fn search_finds_a_phone_number_typed_without_its_spaces() {
         let (_dir, conn) = cache_with(&[customer("1", "Ana", "a@x.es", Some("+34 612 345 678"))]);
         assert_eq!(search(&conn, "612345", 5).unwrap().len(), 1);
