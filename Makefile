@@ -40,7 +40,7 @@ app: ui
 	cargo build -p loyalty-counter $(FEATURES)
 
 # Everything the tests run, in one cargo run: the app, the soak, every test binary and
-# example. One run means one feature resolution, so the test runs below (which ask for
+# example (but the end-to-end tests', `test = false`, which `make e2e` builds in seconds). One run means one feature resolution, so the test runs below (which ask for
 # the same workspace and features) find every crate built and compile nothing again.
 build: setup $(UI_DIST)
 	cargo build --workspace --all-targets $(FEATURES)
@@ -48,6 +48,8 @@ build: setup $(UI_DIST)
 lint: $(UI_DIST)
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets $(FEATURES) -- -D warnings
+	# The end-to-end tests (`test = false`: `--all-targets` leaves them out), by name.
+	cargo clippy --workspace --test e2e $(FEATURES) -- -D warnings
 	# The app without its built-in demo (no local server linked) builds, warning-free.
 	cargo clippy -p loyalty-counter --no-default-features --features custom-protocol -- -D warnings
 	npm --prefix ui run check --silent

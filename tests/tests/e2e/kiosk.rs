@@ -352,6 +352,9 @@ async fn turned_on_in_settings_behind_the_pin_a_kiosk_comes_back_after_a_restart
         shot(driver, "kiosk-settings").await?;
         // The till speaks French.
         driver.find(By::Id("lang-fr")).await?.click().await?;
+        // Once French's words are in (loaded when first chosen): until then the page's
+        // text, and the button with it, may still move under the click.
+        text_until(driver, By::Id("kiosk-on"), WAIT, |t| t.starts_with("Faire")).await?;
         driver.find(By::Id("kiosk-on")).await?.click().await?;
         support::as_manager_if_asked(driver).await?;
         shown(driver, By::Id("kiosk-scan"), WAIT).await?;
