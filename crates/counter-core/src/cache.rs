@@ -517,6 +517,22 @@ mod tests {
     }
 
     #[test]
+    fn a_customer_stored_again_is_found_by_their_new_name_only() {
+        let (_dir, mut conn) = cache_with(&[customer("1", "Ana López", "ana@x.es", None)]);
+        let tx = conn.transaction().unwrap();
+        let renamed = customer("1", "Beatriz López", "bea@x.es", None);
+        put_customers(&tx, [&renamed], Timestamp::UNIX_EPOCH).unwrap();
+        tx.commit().unwrap();
+        assert!(
+            search(&conn, "ana", 5).unwrap().is_empty(),
+            "the old terms are gone"
+        );
+        let found = search(&conn, "lop", 5).unwrap();
+        assert_eq!(found.len(), 1, "indexed once: {found:?}");
+        assert_eq!(found[0].name.as_deref(), Some("Beatriz López"));
+    }
+
+    #[test]
     fn search_finds_a_phone_number_typed_without_its_spaces() {
         let (_dir, conn) = cache_with(&[customer("1", "Ana", "a@x.es", Some("+34 612 345 678"))]);
         assert_eq!(search(&conn, "612345", 5).unwrap().len(), 1);
