@@ -214,7 +214,8 @@ impl Counter {
         Ok(None)
     }
 
-    /// Customers whose name, email or phone start with what was typed.
+    /// Customers found by the start of their name's or email's words, or by digits of their
+    /// phone number.
     pub fn search(&self, typed: &str, limit: u32) -> Result<Vec<CustomerSummary>, Error> {
         self.staff()?;
         let Some(typed) = input::text(TextField::Search, typed, 200, false)? else {
