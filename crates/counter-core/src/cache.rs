@@ -115,9 +115,12 @@ pub(crate) fn put_customers<'a>(
     customers: impl IntoIterator<Item = &'a CustomerView>,
     now: Timestamp,
 ) -> rusqlite::Result<()> {
+    // With no write queued or being sent (a first sync, a quiet day), no card has one:
+    // each card is then stored without asking.
+    let none_open = store::counts(tx)?.queued == 0;
     let mut indexed = Vec::new();
     for customer in customers {
-        let rowid = store_customer(tx, customer, now)?;
+        let rowid = store_customer(tx, customer, now, none_open)?;
         indexed.push(serde_json::json!([
             rowid,
             customer.name.as_deref().unwrap_or(""),
@@ -143,11 +146,13 @@ pub(crate) fn put_customers<'a>(
     Ok(())
 }
 
-/// Stores a customer (without indexing them) and their cards: answers the customer's row.
+/// Stores a customer (without indexing them) and their cards (`none_open`: knowing that
+/// no card has writes queued): answers the customer's row.
 fn store_customer(
     tx: &Transaction<'_>,
     customer: &CustomerView,
     now: Timestamp,
+    none_open: bool,
 ) -> rusqlite::Result<i64> {
     // Seen alive now: marked with the current walk, so that walk's end keeps it. (A walk
     // stores 100,000 customers a statement at a time: each stays parsed.)
@@ -172,7 +177,7 @@ fn store_customer(
             |r| r.get(0),
         )?;
     for card in &customer.cards {
-        put_card(tx, &customer.id, card, now, false)?;
+        put_card(tx, &customer.id, card, now, none_open)?;
     }
     Ok(rowid)
 }
