@@ -11,9 +11,15 @@ struct SearchQuery {
     /// FTS5's query of names and emails: every word as a prefix, all required.
     words: String,
     /// The digits typed, when the text could be (part of) a phone number: at least
-    /// three digits, with nothing else but a phone's spaces and signs.
+    /// three digits, with nothing else but a phone's spaces and signs. A number in
+    /// national form loses its trunk 0 (below).
     digits: Option<String>,
 }
+
+/// From this many digits on, a typed number that starts with 0 is read as a national
+/// number whose 0 is the trunk prefix (`07700 900123` for `+44 7700 900123`), and
+/// matched without it. Fewer digits are more likely a number's last ones (`0123`).
+const NATIONAL_FROM: usize = 5;
 
 impl SearchQuery {
     fn new(typed: &str) -> Option<SearchQuery> {
@@ -25,7 +31,10 @@ impl SearchQuery {
         if words.is_empty() {
             return None;
         }
-        let typed_digits = digits(Some(typed));
+        let mut typed_digits = digits(Some(typed));
+        if typed_digits.len() >= NATIONAL_FROM && typed_digits.starts_with('0') {
+            typed_digits.remove(0);
+        }
         let only_phone_chars = typed
             .chars()
             .all(|c| c.is_ascii_digit() || " +-().".contains(c));
@@ -144,7 +153,6 @@ mod tests {
         ]);
         let names = |typed: &str| names(&conn, typed);
         assert_eq!(names("+44 7700 900123"), ["Ana"]);
-        assert_eq!(names("07700"), Vec::<String>::new(), "no 0 after the 44");
         assert_eq!(names("7700 900123"), ["Ana"], "without the country code");
         assert_eq!(names("7711900123"), ["Bea"], "without its signs");
         assert_eq!(
@@ -156,5 +164,23 @@ mod tests {
         assert_eq!(names("0123"), ["Ana", "Bea"], "the last four digits");
         assert_eq!(names("447"), ["Ana", "Bea"]);
         assert!(names("7700 8").is_empty());
+    }
+
+    #[test]
+    fn a_number_in_national_form_is_found_without_its_trunk_0() {
+        let (_dir, conn) = cache_with(&[
+            customer("1", "Ana", "a@x.es", Some("+44 7700 900123")),
+            customer("2", "Bea", "b@x.es", Some("+44 7711 904567")),
+        ]);
+        let names = |typed: &str| names(&conn, typed);
+        assert_eq!(names("07700 900123"), ["Ana"]);
+        assert_eq!(names("07700"), ["Ana"]);
+        assert_eq!(names("(0) 7711 90"), ["Bea"]);
+        assert!(names("07700 8").is_empty());
+        assert_eq!(names("0123"), ["Ana"], "four digits: a number's last ones");
+        assert!(
+            names("0904").is_empty(),
+            "four digits keep their 0: not Bea's 904"
+        );
     }
 }
