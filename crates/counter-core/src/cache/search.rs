@@ -6,7 +6,7 @@ use rusqlite::{Connection, params};
 use super::{CustomerSummary, digits, summary};
 
 /// What a person typed, as a query of each index.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug)]
 struct SearchQuery {
     /// FTS5's query of names and emails: every word as a prefix, all required.
     words: String,
@@ -69,25 +69,20 @@ pub(crate) fn search(
     // No ORDER BY rank: ranking scores every match, which for the first letter or two
     // is most of the cache; without it FTS5 stops after `limit` matches. The prefix
     // indexes (1 to 3 characters) make those first keystrokes cheap.
-    let mut found: Vec<(i64, String)> = conn
-        .prepare_cached(
-            "SELECT c.rowid, c.id FROM customer_search s JOIN customers c ON c.rowid = s.rowid
-             WHERE customer_search MATCH ?1 LIMIT ?2",
-        )?
-        .query_map(params![query.words, limit], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<_>>()?;
+    let mut found = customers_found(
+        conn,
+        "SELECT c.rowid, c.id FROM customer_search s JOIN customers c ON c.rowid = s.rowid
+         WHERE customer_search MATCH ?1 LIMIT ?2",
+        params![query.words, limit],
+    )?;
     if let Some(typed_digits) = &query.digits {
         let looked_up = &typed_digits[typed_digits.len().saturating_sub(DIGITS_LOOKED_UP)..];
-        let by_phone = conn
-            .prepare_cached(
-                "SELECT c.rowid, c.id FROM customer_digits d JOIN customers c ON c.rowid = d.rowid
-                 WHERE d.digits LIKE ?1 AND instr(d.digits, ?2) LIMIT ?3",
-            )?
-            .query_map(
-                params![format!("%{looked_up}%"), typed_digits, limit],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let by_phone = customers_found(
+            conn,
+            "SELECT c.rowid, c.id FROM customer_digits d JOIN customers c ON c.rowid = d.rowid
+             WHERE d.digits LIKE ?1 AND instr(d.digits, ?2) LIMIT ?3",
+            params![format!("%{looked_up}%"), typed_digits, limit],
+        )?;
         // Each list is its index's first `limit` in stored order: the first `limit` of
         // both together are among them.
         found.extend(by_phone);
@@ -102,6 +97,17 @@ pub(crate) fn search(
         }
     }
     Ok(customers)
+}
+
+/// The row and id of each customer a query of an index finds.
+fn customers_found(
+    conn: &Connection,
+    sql: &str,
+    params: impl rusqlite::Params,
+) -> rusqlite::Result<Vec<(i64, String)>> {
+    conn.prepare_cached(sql)?
+        .query_map(params, |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect()
 }
 
 #[cfg(test)]
