@@ -83,9 +83,12 @@ fn put_card(
         return Ok(());
     }
     // Never older over newer: a read asked before an answer was stored loses to it.
+    // The customer's row, when cached, is what their cards are found by.
     tx.prepare_cached(
-        "INSERT INTO cards (id, customer_id, card, stored_at) VALUES (?1, ?2, ?3, ?4)
-         ON CONFLICT(id) DO UPDATE SET customer_id = ?2, card = ?3, stored_at = ?4
+        "INSERT INTO cards (id, customer_id, customer_row, card, stored_at)
+         VALUES (?1, ?2, (SELECT rowid FROM customers WHERE id = ?2), ?3, ?4)
+         ON CONFLICT(id) DO UPDATE SET customer_id = ?2, customer_row = excluded.customer_row,
+             card = ?3, stored_at = ?4
              WHERE cards.stored_at <= ?4",
     )?
     .execute(params![
@@ -180,6 +183,11 @@ fn store_customer(
             ],
             |r| r.get(0),
         )?;
+    // Cards read by a scan before their customer was cached are theirs now.
+    tx.prepare_cached(
+        "UPDATE cards SET customer_row = ?1 WHERE customer_row IS NULL AND customer_id = ?2",
+    )?
+    .execute(params![rowid, customer.id.as_str()])?;
     for card in &customer.cards {
         put_card(tx, &customer.id, card, now, none_open)?;
     }
@@ -198,7 +206,7 @@ pub(crate) fn forget_unseen(tx: &Transaction<'_>, walk: i64) -> rusqlite::Result
         )?;
     }
     tx.execute(
-        "DELETE FROM cards WHERE customer_id IN (SELECT id FROM customers WHERE walk < ?1)",
+        "DELETE FROM cards WHERE customer_row IN (SELECT rowid FROM customers WHERE walk < ?1)",
         [walk],
     )?;
     Ok(tx.execute("DELETE FROM customers WHERE walk < ?1", [walk])? as u64)
@@ -219,8 +227,12 @@ pub(crate) fn forget_customer(
     if let Some(rowid) = rowid {
         tx.execute("DELETE FROM customer_search WHERE rowid = ?1", [rowid])?;
         tx.execute("DELETE FROM customer_digits WHERE rowid = ?1", [rowid])?;
+        tx.execute("DELETE FROM cards WHERE customer_row = ?1", [rowid])?;
     }
-    tx.execute("DELETE FROM cards WHERE customer_id = ?1", [id.as_str()])?;
+    tx.execute(
+        "DELETE FROM cards WHERE customer_row IS NULL AND customer_id = ?1",
+        [id.as_str()],
+    )?;
     tx.execute("DELETE FROM customers WHERE id = ?1", [id.as_str()])?;
     Ok(())
 }
@@ -280,8 +292,10 @@ fn summary(conn: &Connection, id: &str) -> rusqlite::Result<Option<CustomerSumma
     let Some(mut customer) = found else {
         return Ok(None);
     };
-    let mut stmt =
-        conn.prepare_cached("SELECT id FROM cards WHERE customer_id = ?1 ORDER BY id")?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT id FROM cards WHERE customer_row = (SELECT rowid FROM customers WHERE id = ?1)
+         ORDER BY id",
+    )?;
     customer.card_ids = stmt
         .query_map([id], |r| Ok(CardId::new(r.get::<_, String>(0)?)))?
         .collect::<rusqlite::Result<_>>()?;
@@ -466,7 +480,7 @@ mod tests {
     }
 
     #[test]
-    fn a_forgotten_customer_leaves_nothing_in_either_index() {
+    fn a_forgotten_customer_leaves_no_card_and_nothing_in_either_index() {
         let (_dir, mut conn) = cache_with(&[
             customer("1", "Ana", "a@x.es", Some("+44 7700 900123")),
             customer("2", "Bea", "b@x.es", Some("+44 7700 900456")),
@@ -478,12 +492,94 @@ mod tests {
             .unwrap();
         assert_eq!(forget_unseen(&tx, 2).unwrap(), 1);
         tx.commit().unwrap();
-        for index in ["customer_search", "customer_digits"] {
+        for index in ["customer_search", "customer_digits", "cards"] {
             let rows: i64 = conn
                 .query_row(&format!("SELECT count(*) FROM {index}"), [], |r| r.get(0))
                 .unwrap();
             assert_eq!(rows, 0, "{index}");
         }
+    }
+
+    /// Stores `card` of `customer` as a scan's answer does, whether the customer is
+    /// cached or not.
+    fn scanned(conn: &mut Connection, customer: &str, card: &str) {
+        let tx = conn.transaction().unwrap();
+        let mut view = super::tests::customer(customer, "", "", None)
+            .cards
+            .remove(0);
+        view.id = CardId::new(card);
+        put_card(
+            &tx,
+            &CustomerId::new(customer),
+            &view,
+            Timestamp::UNIX_EPOCH,
+            true,
+        )
+        .unwrap();
+        tx.commit().unwrap();
+    }
+
+    fn card_ids(conn: &Connection, customer: &str) -> Vec<String> {
+        super::customer(conn, &CustomerId::new(customer))
+            .unwrap()
+            .map(|c| c.card_ids.iter().map(|id| id.as_str().to_owned()).collect())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn a_card_scanned_before_its_customer_was_cached_is_theirs_and_goes_with_them() {
+        let (_dir, mut conn) = cache_with(&[customer("1", "Ana", "a@x.es", None)]);
+        scanned(&mut conn, "1", "card_1b");
+        scanned(&mut conn, "2", "card_2b");
+        assert!(
+            lookup_card(&conn, &CardId::new("card_2b"))
+                .unwrap()
+                .unwrap()
+                .customer
+                .is_none()
+        );
+        assert_eq!(card_ids(&conn, "1"), ["card_1", "card_1b"]);
+
+        // Bea is cached (her page lists only her first card): the scanned one is hers too.
+        let tx = conn.transaction().unwrap();
+        put_customer(
+            &tx,
+            &customer("2", "Bea", "b@x.es", None),
+            Timestamp::UNIX_EPOCH,
+        )
+        .unwrap();
+        tx.commit().unwrap();
+        assert_eq!(card_ids(&conn, "2"), ["card_2", "card_2b"]);
+
+        let tx = conn.transaction().unwrap();
+        forget_customer(&tx, &CustomerId::new("2")).unwrap();
+        tx.commit().unwrap();
+        for gone in ["card_2", "card_2b"] {
+            assert!(
+                lookup_card(&conn, &CardId::new(gone)).unwrap().is_none(),
+                "{gone}"
+            );
+        }
+        assert_eq!(card_ids(&conn, "1"), ["card_1", "card_1b"]);
+    }
+
+    #[test]
+    fn a_customer_the_service_no_longer_has_takes_a_scanned_card_with_them_uncached() {
+        let (_dir, mut conn) = cache_with(&[customer("1", "Ana", "a@x.es", None)]);
+        scanned(&mut conn, "2", "card_2");
+        let tx = conn.transaction().unwrap();
+        forget_customer(&tx, &CustomerId::new("2")).unwrap();
+        tx.commit().unwrap();
+        assert!(
+            lookup_card(&conn, &CardId::new("card_2"))
+                .unwrap()
+                .is_none()
+        );
+        assert!(
+            lookup_card(&conn, &CardId::new("card_1"))
+                .unwrap()
+                .is_some()
+        );
     }
 
     #[test]

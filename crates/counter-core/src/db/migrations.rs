@@ -278,6 +278,19 @@ const MIGRATIONS: &[&str] = &[
                    '/', '')
         FROM customers;
     "#,
+    // 12: a card points to its customer's row as well as to their id, and is found by the
+    // row. A first sync appends customers, so their rows come in order and the index
+    // grows at its end; the index by the customer's id (random) had every page of a walk
+    // rewrite about a hundred of its leaves at random places, a quarter of what a walk
+    // wrote to the disk. A card whose customer is not cached (read by a scan) has no row
+    // until they are, and is found by the id in a small index of such cards alone.
+    r#"
+    ALTER TABLE cards ADD COLUMN customer_row INTEGER;
+    UPDATE cards SET customer_row = (SELECT rowid FROM customers WHERE id = cards.customer_id);
+    DROP INDEX cards_by_customer;
+    CREATE INDEX cards_by_customer_row ON cards(customer_row);
+    CREATE INDEX cards_without_customer ON cards(customer_id) WHERE customer_row IS NULL;
+    "#,
 ];
 
 /// The schema version this build writes.
@@ -519,6 +532,55 @@ mod tests {
         assert_eq!(found("ruiz"), ["cus_2"]);
         assert_eq!(found("7700900123"), ["cus_1"]);
         assert_eq!(found("0012"), ["cus_1"]);
+    }
+
+    #[test]
+    fn cards_cached_before_they_pointed_to_their_customers_row_are_still_theirs() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("till.db");
+        {
+            // A file at schema 11: a customer with two cards, and a card whose customer
+            // is not cached.
+            let mut conn = Connection::open(&path).unwrap();
+            let tx = conn.transaction().unwrap();
+            for sql in &MIGRATIONS[..11] {
+                tx.execute_batch(sql).unwrap();
+            }
+            tx.pragma_update(None, "user_version", 11).unwrap();
+            tx.execute(
+                "INSERT INTO customers (id, pass_id, name) VALUES ('cus_1', 'pass_1', 'Ana')",
+                [],
+            )
+            .unwrap();
+            for (card, customer) in [
+                ("card_b", "cus_1"),
+                ("card_a", "cus_1"),
+                ("card_c", "cus_2"),
+            ] {
+                tx.execute(
+                    "INSERT INTO cards (id, customer_id, card, stored_at)
+                     VALUES (?1, ?2, '{}', '2026-11-27T10:00:00Z')",
+                    [card, customer],
+                )
+                .unwrap();
+            }
+            tx.commit().unwrap();
+        }
+        let conn = open(&path).unwrap();
+        let ana = crate::cache::customer(&conn, &loyalty_api::CustomerId::new("cus_1"))
+            .unwrap()
+            .unwrap();
+        let ids: Vec<&str> = ana.card_ids.iter().map(|c| c.as_str()).collect();
+        assert_eq!(ids, ["card_a", "card_b"]);
+        let without: Option<String> = conn
+            .query_row(
+                "SELECT id FROM cards WHERE customer_row IS NULL AND customer_id = 'cus_2'",
+                [],
+                |r| r.get(0),
+            )
+            .optional()
+            .unwrap();
+        assert_eq!(without.as_deref(), Some("card_c"));
     }
 
     #[test]
