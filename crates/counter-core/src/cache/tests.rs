@@ -1,0 +1,233 @@
+//! The cache's tests; `customer` and `cache_with` serve search's too.
+
+use super::*;
+use loyalty_api::{CustomerId, PassId};
+
+pub(super) fn customer(id: &str, name: &str, email: &str, phone: Option<&str>) -> CustomerView {
+    CustomerView {
+        id: CustomerId::new(id),
+        pass_id: PassId::new("pass_1"),
+        name: Some(name.into()),
+        email: Some(email.into()),
+        phone: phone.map(Into::into),
+        cards: vec![CardView {
+            id: CardId::new(format!("card_{id}")),
+            pass_id: PassId::new("pass_1"),
+            status: crate::kinds::CardStatus::Active,
+            visits: 1,
+            points: 0,
+            rewards_available: 0,
+            rewards_redeemed: 0,
+            last_visit_at: None,
+            test: true,
+        }],
+        created_at: None,
+    }
+}
+
+pub(super) fn cache_with(customers: &[CustomerView]) -> (tempfile::TempDir, Connection) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut conn = crate::db::open(&dir.path().join("till.db")).unwrap();
+    let tx = conn.transaction().unwrap();
+    for c in customers {
+        put_customer(&tx, c, Timestamp::UNIX_EPOCH).unwrap();
+    }
+    tx.commit().unwrap();
+    (dir, conn)
+}
+
+#[test]
+fn customers_stored_together_make_one_segment_of_the_search_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut conn = crate::db::open(&dir.path().join("till.db")).unwrap();
+    let page: Vec<CustomerView> = (0..100)
+        .map(|n| {
+            customer(
+                &n.to_string(),
+                &format!("Ana {n}"),
+                "a@x.es",
+                Some("+34 612"),
+            )
+        })
+        .collect();
+    let tx = conn.transaction().unwrap();
+    put_customers(&tx, &page, Timestamp::UNIX_EPOCH).unwrap();
+    tx.commit().unwrap();
+    // FTS5's own table of its segments; a segment per customer is what a statement
+    // savepoint between two customers' terms makes.
+    let segments: i64 = conn
+        .query_row(
+            "SELECT count(DISTINCT segid) FROM customer_search_idx",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(segments, 1);
+    assert_eq!(search(&conn, "ana", 200).unwrap().len(), 100);
+    assert_eq!(
+        search(&conn, "ana 42", 5).unwrap()[0].name.as_deref(),
+        Some("Ana 42")
+    );
+}
+
+#[test]
+fn a_customer_stored_again_is_found_by_their_new_name_only() {
+    let (_dir, mut conn) = cache_with(&[customer("1", "Ana López", "ana@x.es", None)]);
+    let tx = conn.transaction().unwrap();
+    let renamed = customer("1", "Beatriz López", "bea@x.es", None);
+    put_customers(&tx, [&renamed], Timestamp::UNIX_EPOCH).unwrap();
+    tx.commit().unwrap();
+    assert!(
+        search(&conn, "ana", 5).unwrap().is_empty(),
+        "the old terms are gone"
+    );
+    let found = search(&conn, "lop", 5).unwrap();
+    assert_eq!(found.len(), 1, "indexed once: {found:?}");
+    assert_eq!(found[0].name.as_deref(), Some("Beatriz López"));
+}
+
+#[test]
+fn a_forgotten_customer_leaves_no_card_and_nothing_in_either_index() {
+    let (_dir, mut conn) = cache_with(&[
+        customer("1", "Ana", "a@x.es", Some("+44 7700 900123")),
+        customer("2", "Bea", "b@x.es", Some("+44 7700 900456")),
+    ]);
+    let tx = conn.transaction().unwrap();
+    forget_customer(&tx, &CustomerId::new("1")).unwrap();
+    tx.execute("UPDATE customers SET walk = 0", []).unwrap();
+    tx.execute("UPDATE customers SET walk = 1 WHERE id = '2'", [])
+        .unwrap();
+    assert_eq!(forget_unseen(&tx, 2).unwrap(), 1);
+    tx.commit().unwrap();
+    for index in ["customer_search", "customer_digits", "cards"] {
+        let rows: i64 = conn
+            .query_row(&format!("SELECT count(*) FROM {index}"), [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(rows, 0, "{index}");
+    }
+}
+
+/// Stores `card` of `customer` as a scan's answer does, whether the customer is
+/// cached or not.
+fn scanned(conn: &mut Connection, customer: &str, card: &str) {
+    let tx = conn.transaction().unwrap();
+    let mut view = super::tests::customer(customer, "", "", None)
+        .cards
+        .remove(0);
+    view.id = CardId::new(card);
+    put_card(
+        &tx,
+        &CustomerId::new(customer),
+        &view,
+        Timestamp::UNIX_EPOCH,
+        true,
+    )
+    .unwrap();
+    tx.commit().unwrap();
+}
+
+fn card_ids(conn: &Connection, customer: &str) -> Vec<String> {
+    super::customer(conn, &CustomerId::new(customer))
+        .unwrap()
+        .map(|c| c.card_ids.iter().map(|id| id.as_str().to_owned()).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_card_scanned_before_its_customer_was_cached_is_theirs_and_goes_with_them() {
+    let (_dir, mut conn) = cache_with(&[customer("1", "Ana", "a@x.es", None)]);
+    scanned(&mut conn, "1", "card_1b");
+    scanned(&mut conn, "2", "card_2b");
+    assert!(
+        lookup_card(&conn, &CardId::new("card_2b"))
+            .unwrap()
+            .unwrap()
+            .customer
+            .is_none()
+    );
+    assert_eq!(card_ids(&conn, "1"), ["card_1", "card_1b"]);
+
+    // Bea is cached (her page lists only her first card): the scanned one is hers too.
+    let tx = conn.transaction().unwrap();
+    put_customer(
+        &tx,
+        &customer("2", "Bea", "b@x.es", None),
+        Timestamp::UNIX_EPOCH,
+    )
+    .unwrap();
+    tx.commit().unwrap();
+    assert_eq!(card_ids(&conn, "2"), ["card_2", "card_2b"]);
+
+    let tx = conn.transaction().unwrap();
+    forget_customer(&tx, &CustomerId::new("2")).unwrap();
+    tx.commit().unwrap();
+    for gone in ["card_2", "card_2b"] {
+        assert!(
+            lookup_card(&conn, &CardId::new(gone)).unwrap().is_none(),
+            "{gone}"
+        );
+    }
+    assert_eq!(card_ids(&conn, "1"), ["card_1", "card_1b"]);
+}
+
+#[test]
+fn a_customer_the_service_no_longer_has_takes_a_scanned_card_with_them_uncached() {
+    let (_dir, mut conn) = cache_with(&[customer("1", "Ana", "a@x.es", None)]);
+    scanned(&mut conn, "2", "card_2");
+    let tx = conn.transaction().unwrap();
+    forget_customer(&tx, &CustomerId::new("2")).unwrap();
+    tx.commit().unwrap();
+    assert!(
+        lookup_card(&conn, &CardId::new("card_2"))
+            .unwrap()
+            .is_none()
+    );
+    assert!(
+        lookup_card(&conn, &CardId::new("card_1"))
+            .unwrap()
+            .is_some()
+    );
+}
+
+#[test]
+fn a_card_is_found_with_its_customer() {
+    let (_dir, conn) = cache_with(&[customer("1", "Ana", "a@x.es", None)]);
+    let found = lookup_card(&conn, &CardId::new("card_1")).unwrap().unwrap();
+    assert_eq!(found.customer.unwrap().name.as_deref(), Some("Ana"));
+    assert!(!found.provisional);
+    assert!(
+        lookup_card(&conn, &CardId::new("card_x"))
+            .unwrap()
+            .is_none()
+    );
+}
+
+#[test]
+fn a_download_does_not_replace_a_card_with_queued_writes() {
+    let (_dir, mut conn) = cache_with(&[customer("1", "Ana", "a@x.es", None)]);
+    let write = crate::outbox::Write::Scan {
+        card_id: CardId::new("card_1"),
+        action: loyalty_api::ScanAction::Visit,
+        amount: None,
+        confirm_repeat: false,
+    };
+    let key = loyalty_api::IdempotencyKey::new("k-1").unwrap();
+    store::enqueue(
+        &conn,
+        &write,
+        &key,
+        Timestamp::UNIX_EPOCH,
+        None,
+        Default::default(),
+    )
+    .unwrap();
+    let mut newer = customer("1", "Ana", "a@x.es", None);
+    newer.cards[0].visits = 0;
+    let tx = conn.transaction().unwrap();
+    put_customer(&tx, &newer, Timestamp::UNIX_EPOCH).unwrap();
+    tx.commit().unwrap();
+    let found = lookup_card(&conn, &CardId::new("card_1")).unwrap().unwrap();
+    assert_eq!(found.card.visits, 1, "the local copy is kept");
+    assert!(found.provisional);
+    assert_eq!(found.queued_writes, 1);
+}
