@@ -276,28 +276,27 @@ pub(crate) fn store_answer(
 fn summary(conn: &Connection, id: &str) -> rusqlite::Result<Option<CustomerSummary>> {
     let found = conn
         .query_row(
-            "SELECT id, name, email, phone FROM customers WHERE id = ?1",
+            "SELECT rowid, id, name, email, phone FROM customers WHERE id = ?1",
             [id],
             |r| {
-                Ok(CustomerSummary {
-                    id: loyalty_api::CustomerId::new(r.get::<_, String>(0)?),
-                    name: r.get(1)?,
-                    email: r.get(2)?,
-                    phone: r.get(3)?,
+                let customer = CustomerSummary {
+                    id: loyalty_api::CustomerId::new(r.get::<_, String>(1)?),
+                    name: r.get(2)?,
+                    email: r.get(3)?,
+                    phone: r.get(4)?,
                     card_ids: vec![],
-                })
+                };
+                Ok((r.get::<_, i64>(0)?, customer))
             },
         )
         .optional()?;
-    let Some(mut customer) = found else {
+    let Some((row, mut customer)) = found else {
         return Ok(None);
     };
-    let mut stmt = conn.prepare_cached(
-        "SELECT id FROM cards WHERE customer_row = (SELECT rowid FROM customers WHERE id = ?1)
-         ORDER BY id",
-    )?;
+    let mut stmt =
+        conn.prepare_cached("SELECT id FROM cards WHERE customer_row = ?1 ORDER BY id")?;
     customer.card_ids = stmt
-        .query_map([id], |r| Ok(CardId::new(r.get::<_, String>(0)?)))?
+        .query_map([row], |r| Ok(CardId::new(r.get::<_, String>(0)?)))?
         .collect::<rusqlite::Result<_>>()?;
     Ok(Some(customer))
 }

@@ -126,6 +126,18 @@ fn scanned(conn: &mut Connection, customer: &str, card: &str) {
     tx.commit().unwrap();
 }
 
+/// The service no longer has `customer`: the cache forgets them.
+fn forgotten(conn: &mut Connection, customer: &str) {
+    let tx = conn.transaction().unwrap();
+    forget_customer(&tx, &CustomerId::new(customer)).unwrap();
+    tx.commit().unwrap();
+}
+
+/// A scan of `card` finds it in the cache.
+fn cached(conn: &Connection, card: &str) -> bool {
+    lookup_card(conn, &CardId::new(card)).unwrap().is_some()
+}
+
 fn card_ids(conn: &Connection, customer: &str) -> Vec<String> {
     super::customer(conn, &CustomerId::new(customer))
         .unwrap()
@@ -158,15 +170,8 @@ fn a_card_scanned_before_its_customer_was_cached_is_theirs_and_goes_with_them() 
     tx.commit().unwrap();
     assert_eq!(card_ids(&conn, "2"), ["card_2", "card_2b"]);
 
-    let tx = conn.transaction().unwrap();
-    forget_customer(&tx, &CustomerId::new("2")).unwrap();
-    tx.commit().unwrap();
-    for gone in ["card_2", "card_2b"] {
-        assert!(
-            lookup_card(&conn, &CardId::new(gone)).unwrap().is_none(),
-            "{gone}"
-        );
-    }
+    forgotten(&mut conn, "2");
+    assert!(!cached(&conn, "card_2") && !cached(&conn, "card_2b"));
     assert_eq!(card_ids(&conn, "1"), ["card_1", "card_1b"]);
 }
 
@@ -174,19 +179,9 @@ fn a_card_scanned_before_its_customer_was_cached_is_theirs_and_goes_with_them() 
 fn a_customer_the_service_no_longer_has_takes_a_scanned_card_with_them_uncached() {
     let (_dir, mut conn) = cache_with(&[customer("1", "Ana", "a@x.es", None)]);
     scanned(&mut conn, "2", "card_2");
-    let tx = conn.transaction().unwrap();
-    forget_customer(&tx, &CustomerId::new("2")).unwrap();
-    tx.commit().unwrap();
-    assert!(
-        lookup_card(&conn, &CardId::new("card_2"))
-            .unwrap()
-            .is_none()
-    );
-    assert!(
-        lookup_card(&conn, &CardId::new("card_1"))
-            .unwrap()
-            .is_some()
-    );
+    forgotten(&mut conn, "2");
+    assert!(!cached(&conn, "card_2"));
+    assert!(cached(&conn, "card_1"));
 }
 
 #[test]
