@@ -1,8 +1,8 @@
 //! The till's camera, open while a scanning screen shows it: the kiosk's home, the
 //! counter's camera panel. Its frames are decoded on GStreamer's threads, never the
-//! window's or the outbox's; what it reads goes to the window that opened it, which
-//! reads it as it reads a wedge scan (the same command, the same identification, the
-//! same write).
+//! window's or the outbox's; what it reads goes to the mailbox of the window that opened
+//! it (`crate::mailbox`), whose page reads it as it reads a wedge scan (the same command,
+//! the same identification, the same write).
 
 use std::sync::Mutex;
 
@@ -10,10 +10,9 @@ use base64::Engine as _;
 use counter_camera::{Camera, Sight, Source};
 use counter_core::CameraError;
 use serde::Serialize;
-use tauri::{AppHandle, Emitter};
+use tauri::{AppHandle, Manager};
 
-/// The event a window's camera sends.
-pub const CAMERA_EVENT: &str = "camera";
+use crate::mailbox::{Mailboxes, PageEvent};
 
 /// What the camera sends the window that opened it.
 #[derive(Debug, Clone, Serialize, ts_rs::TS)]
@@ -92,9 +91,7 @@ impl CameraDoor {
                     CameraSight::Failed
                 }
             };
-            if let Err(err) = app.emit_to(to.as_str(), CAMERA_EVENT, sight) {
-                tracing::warn!(%err, "a camera event could not be sent");
-            }
+            app.state::<Mailboxes>().post(&to, PageEvent::Camera(sight));
         })
         .map_err(|err| {
             tracing::warn!(%err, %source, "the camera could not be opened");

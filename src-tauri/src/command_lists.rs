@@ -70,12 +70,13 @@ fn granted() -> BTreeSet<String> {
     all
 }
 
-/// The customer's screen may read what it shows, and nothing a cashier may do.
+/// The customer's screen may read what it shows and what changes it, and nothing a
+/// cashier may do.
 #[test]
-fn the_customers_window_is_granted_its_one_command() {
+fn the_customers_window_is_granted_what_it_shows_and_nothing_else() {
     assert_eq!(
         granted_by("capabilities/customer.json"),
-        BTreeSet::from(["customer_screen".to_owned()])
+        BTreeSet::from(["customer_screen".to_owned(), "page_events".to_owned()])
     );
     assert!(!granted_by("capabilities/default.json").contains("customer_screen"));
 }

@@ -26,6 +26,7 @@ mod error;
 mod instance;
 mod kiosk;
 mod logging;
+mod mailbox;
 mod till;
 mod trouble;
 mod views;
@@ -95,6 +96,7 @@ pub fn run(cli: Cli) {
             app.manage(till);
             app.manage(kiosk::Kiosk::new(cli.kiosk_idle));
             app.manage(camera::CameraDoor::new(cli.camera.clone()));
+            app.manage(mailbox::Mailboxes::default());
             let start = till::Start {
                 demo: cli.demo,
                 kiosk: cli.kiosk,
@@ -168,6 +170,9 @@ pub fn run(cli: Cli) {
                     api.prevent_close();
                 }
                 tauri::WindowEvent::Focused(false) => kiosk.hold_focus(window),
+                tauri::WindowEvent::Destroyed => {
+                    window.state::<mailbox::Mailboxes>().forget(window.label())
+                }
                 _ => {}
             }
         })

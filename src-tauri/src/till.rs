@@ -7,16 +7,14 @@ use std::sync::Arc;
 use counter_core::secrets::{KeyStore, SecretsConfig};
 use counter_core::settings::Settings;
 use counter_core::{Config, Connection, Counter, KioskStart, SystemClock, Trouble, UuidIds};
-use tauri::{AppHandle, Emitter, Manager};
+use tauri::{AppHandle, Manager};
 use tokio::sync::{
     OwnedRwLockWriteGuard, RwLock, RwLockMappedWriteGuard, RwLockReadGuard, RwLockWriteGuard,
 };
 
 use crate::demo::DemoServer;
 use crate::error::CommandError;
-
-/// The name of the event that carries the core's events to the UI.
-pub const CORE_EVENT: &str = "core-event";
+use crate::mailbox::{Mailboxes, PageEvent};
 
 /// The app's till. Managed by Tauri; commands take it as state.
 #[derive(Debug)]
@@ -329,7 +327,7 @@ impl Till {
     }
 }
 
-/// Opens a counter and forwards its events to the UI until it closes.
+/// Opens a counter and forwards its events to the windows' pages until it closes.
 async fn open_counter(
     app: &AppHandle,
     dir: &Path,
@@ -353,10 +351,8 @@ async fn open_counter(
                     if app.get_webview_window(to).is_none() {
                         continue;
                     }
-                    let event = crate::views::CoreEvent::from(event);
-                    if let Err(e) = app.emit_to(to, CORE_EVENT, event) {
-                        tracing::warn!(error = %e, "an event could not reach the UI");
-                    }
+                    let event = PageEvent::Core(crate::views::CoreEvent::from(event));
+                    app.state::<Mailboxes>().post(to, event);
                 }
                 Err(RecvError::Lagged(missed)) => {
                     tracing::warn!(missed, "the UI missed core events")

@@ -483,5 +483,6 @@ pub async fn enrol(
 pub mod camera;
 pub mod customer;
 pub mod manager;
+pub mod page;
 pub mod receipts;
 pub mod scanner;

@@ -21,7 +21,7 @@ pub struct QueueStatus {
 }
 
 exported! {
-/// A core event, as the UI hears it on `core-event`.
+/// A core event, as a window's page takes it from its mailbox (`crate::mailbox`).
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum CoreEvent {
     /// Online or offline changed.

@@ -1,11 +1,10 @@
 // The camera: opened by a scanning screen (the kiosk's home, the counter's camera
-// panel) and closed when it goes; what it sees comes as `camera` events to this window.
+// panel) and closed when it goes; what it sees comes to this window as its events do
+// (`onCamera`, in ./events).
 // And the wedge scanner's keyboard layout.
-import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import { call } from './call';
 import type { CameraChoice } from './bindings/CameraChoice';
 import type { CameraOpened } from './bindings/CameraOpened';
-import type { CameraSight } from './bindings/CameraSight';
 import type { KeyboardLayout } from './bindings/KeyboardLayout';
 
 /** Opens the camera for this window: what it plays, or that there is none. */
@@ -38,9 +37,5 @@ export function setScannerLayout(layout: KeyboardLayout): Promise<void> {
   return call<void>('set_scanner_layout', { layout });
 }
 
-/** What this window's camera sees. */
-export function onCamera(handler: (sight: CameraSight) => void): Promise<UnlistenFn> {
-  return listen<CameraSight>('camera', (event) => handler(event.payload));
-}
-
-export type { CameraChoice, CameraOpened, CameraSight, KeyboardLayout };
+export type { CameraChoice, CameraOpened, KeyboardLayout };
+export type { CameraSight } from './bindings/CameraSight';

@@ -1,7 +1,6 @@
 // The one module through which the UI calls Rust. Components import these functions and
 // never call `invoke` themselves, so every command has one typed signature here.
 import { call, toCommandError } from './call';
-import { listen, type UnlistenFn } from '@tauri-apps/api/event';
 import type { KeyPress } from './bindings/KeyPress';
 import type { Abilities } from './bindings/Abilities';
 import type { CustomerDisplay } from './bindings/CustomerDisplay';
@@ -538,17 +537,13 @@ export function managerLeaves(): Promise<void> {
   return call<void>('manager_leaves');
 }
 
-/** Listens to the core's events (connectivity, queue counts, items, sync progress). */
 /** The label of the window this page is in (`main`, or `customer` for the customer's screen). */
 export function windowLabel(): string {
   const internals = (window as { __TAURI_INTERNALS__?: { metadata?: { currentWindow?: { label?: string } } } }).__TAURI_INTERNALS__;
   return internals?.metadata?.currentWindow?.label ?? 'main';
 }
 
-export function onCoreEvent(handler: (event: CoreEvent) => void): Promise<UnlistenFn> {
-  return listen<CoreEvent>('core-event', (event) => handler(event.payload));
-}
-
 export { toCommandError };
 export * from './receipts';
 export * from './camera';
+export * from './events';

@@ -6,7 +6,7 @@ import type { ItemState } from "./ItemState";
 import type { PrinterState } from "./PrinterState";
 
 /**
- * A core event, as the UI hears it on `core-event`.
+ * A core event, as a window's page takes it from its mailbox (`crate::mailbox`).
  */
 export type CoreEvent = { "type": "connectivity", 
 /**

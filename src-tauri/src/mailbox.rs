@@ -1,0 +1,257 @@
+//! What the core and the camera tell a window's page waits in that window's mailbox
+//! until the page asks for it: the page keeps one call open (`page_events`), answered as
+//! soon as anything waits.
+//!
+//! Not Tauri's events: an event reaches the page as a script the app has WebKit run in
+//! it, and WebKit hands every script's result back to the app's own process, which
+//! starts a whole JavaScript engine of its own to hold it (3.5 MB of the app's idle
+//! memory, measured). A call's answer comes back over the IPC's scheme, as every other
+//! answer does.
+//!
+//! Nothing is lost between two asks: what is posted while no call is open waits for the
+//! next one, in order. A page that stops asking (gone, reloaded) is not asked for: the
+//! next call from its window takes the mailbox over, and its window's end empties it.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+
+use serde::Serialize;
+use tokio::sync::Notify;
+
+use crate::camera::CameraSight;
+use crate::views::CoreEvent;
+
+/// The most a mailbox keeps for a page that does not ask; the oldest go first. A
+/// counter's page takes what waits within a frame; a thousand events is minutes of a busy
+/// sync.
+const MOST_WAITING: usize = 1000;
+
+/// One thing a page is told.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+#[serde(tag = "from", content = "event", rename_all = "snake_case")]
+#[ts(export)]
+pub enum PageEvent {
+    /// The core's: connectivity, the queue, the outbox's items, the sync, the customer's
+    /// screen.
+    Core(CoreEvent),
+    /// The camera this window opened.
+    Camera(CameraSight),
+}
+
+impl PageEvent {
+    /// A newer `self` makes `older` pointless to show: a camera's frame replaces the one
+    /// before it that the page has not taken yet.
+    fn replaces(&self, older: &PageEvent) -> bool {
+        matches!(
+            (self, older),
+            (
+                PageEvent::Camera(CameraSight::Preview { .. }),
+                PageEvent::Camera(CameraSight::Preview { .. })
+            )
+        )
+    }
+}
+
+/// Every window's mailbox, by window label.
+#[derive(Debug, Default)]
+pub struct Mailboxes {
+    boxes: Mutex<HashMap<String, Mailbox>>,
+}
+
+#[derive(Debug, Default)]
+struct Mailbox {
+    waiting: VecDeque<PageEvent>,
+    /// The number of the newest ask: an older one still waiting gives up, empty-handed.
+    newest_ask: u64,
+    /// Some were dropped since the page last asked (said once in the log).
+    overflowed: bool,
+    /// Rung when something is posted, and when a newer ask takes over.
+    bell: Arc<Notify>,
+}
+
+impl Mailboxes {
+    /// Leaves `event` for `window`'s page.
+    pub fn post(&self, window: &str, event: PageEvent) {
+        let mut boxes = self.lock();
+        let mailbox = boxes.entry(window.to_owned()).or_default();
+        mailbox.waiting.retain(|older| !event.replaces(older));
+        if mailbox.waiting.len() == MOST_WAITING {
+            mailbox.waiting.pop_front();
+            if !mailbox.overflowed {
+                mailbox.overflowed = true;
+                tracing::warn!(window, "a page is not taking its events: the oldest go");
+            }
+        }
+        mailbox.waiting.push_back(event);
+        mailbox.bell.notify_waiters();
+    }
+
+    /// What waits for `window`'s page, as soon as anything does; nothing if another ask
+    /// from the window takes over first, or the window ends.
+    pub async fn next(&self, window: &str) -> Vec<PageEvent> {
+        let (ask, bell) = {
+            let mut boxes = self.lock();
+            let mailbox = boxes.entry(window.to_owned()).or_default();
+            mailbox.newest_ask += 1;
+            // The ask it takes over from gives up now.
+            mailbox.bell.notify_waiters();
+            (mailbox.newest_ask, Arc::clone(&mailbox.bell))
+        };
+        loop {
+            // Listening before looking: a post between the two still wakes this ask.
+            let rung = bell.notified();
+            tokio::pin!(rung);
+            rung.as_mut().enable();
+            {
+                let mut boxes = self.lock();
+                let Some(mailbox) = boxes.get_mut(window) else {
+                    return Vec::new();
+                };
+                if mailbox.newest_ask != ask {
+                    return Vec::new();
+                }
+                if !mailbox.waiting.is_empty() {
+                    mailbox.overflowed = false;
+                    return mailbox.waiting.drain(..).collect();
+                }
+            }
+            rung.await;
+        }
+    }
+
+    /// `window` has ended: what waited for it goes, and its ask gives up.
+    pub fn forget(&self, window: &str) {
+        if let Some(mailbox) = self.lock().remove(window) {
+            mailbox.bell.notify_waiters();
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Mailbox>> {
+        self.boxes.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use counter_core::Connectivity;
+
+    use super::*;
+
+    fn connectivity(state: Connectivity) -> PageEvent {
+        PageEvent::Core(CoreEvent::Connectivity { state })
+    }
+
+    fn preview(url: &str) -> PageEvent {
+        PageEvent::Camera(CameraSight::Preview { url: url.into() })
+    }
+
+    /// The events as JSON, to compare.
+    fn json(events: &[PageEvent]) -> serde_json::Value {
+        serde_json::to_value(events).expect("events serialize")
+    }
+
+    /// Whether `ask` is still waiting after a moment.
+    async fn still_waiting<F: Future>(ask: &mut std::pin::Pin<&mut F>) -> bool {
+        tokio::time::timeout(Duration::from_millis(50), ask.as_mut())
+            .await
+            .is_err()
+    }
+
+    #[tokio::test]
+    async fn what_is_posted_while_nobody_asks_waits_in_order_for_the_next_ask() {
+        let boxes = Mailboxes::default();
+        boxes.post("main", connectivity(Connectivity::Offline));
+        boxes.post("main", connectivity(Connectivity::Online));
+        assert_eq!(
+            json(&boxes.next("main").await),
+            json(&[
+                connectivity(Connectivity::Offline),
+                connectivity(Connectivity::Online)
+            ])
+        );
+        // Taken once: the next ask waits for something new.
+        let ask = boxes.next("main");
+        tokio::pin!(ask);
+        assert!(still_waiting(&mut ask).await);
+    }
+
+    #[tokio::test]
+    async fn an_ask_waits_until_something_is_posted_to_its_window() {
+        let boxes = Mailboxes::default();
+        let ask = boxes.next("main");
+        tokio::pin!(ask);
+        assert!(still_waiting(&mut ask).await);
+        boxes.post("customer", connectivity(Connectivity::Online));
+        assert!(still_waiting(&mut ask).await, "another window's event");
+        boxes.post("main", connectivity(Connectivity::Offline));
+        assert_eq!(
+            json(&ask.await),
+            json(&[connectivity(Connectivity::Offline)])
+        );
+        assert_eq!(
+            json(&boxes.next("customer").await),
+            json(&[connectivity(Connectivity::Online)])
+        );
+    }
+
+    #[tokio::test]
+    async fn a_reloaded_page_takes_the_mailbox_over_and_loses_nothing() {
+        let boxes = Mailboxes::default();
+        let gone = boxes.next("main");
+        tokio::pin!(gone);
+        assert!(still_waiting(&mut gone).await);
+        // The page reloads: its old call is never answered to anyone, the new one is.
+        let new = boxes.next("main");
+        tokio::pin!(new);
+        assert!(still_waiting(&mut new).await);
+        assert!(gone.await.is_empty(), "the old ask gives up empty-handed");
+        boxes.post("main", connectivity(Connectivity::Online));
+        assert_eq!(
+            json(&new.await),
+            json(&[connectivity(Connectivity::Online)])
+        );
+    }
+
+    #[tokio::test]
+    async fn a_page_that_does_not_ask_keeps_the_newest_events_and_one_camera_frame() {
+        let boxes = Mailboxes::default();
+        boxes.post("main", preview("data:first"));
+        for _ in 0..MOST_WAITING + 5 {
+            boxes.post("main", connectivity(Connectivity::Offline));
+        }
+        boxes.post("main", preview("data:second"));
+        boxes.post("main", connectivity(Connectivity::Online));
+        boxes.post("main", preview("data:third"));
+        let taken = boxes.next("main").await;
+        assert_eq!(taken.len(), MOST_WAITING);
+        let last = json(&taken[MOST_WAITING - 2..]);
+        assert_eq!(
+            last,
+            json(&[connectivity(Connectivity::Online), preview("data:third")])
+        );
+        let frames = taken
+            .iter()
+            .filter(|e| matches!(e, PageEvent::Camera(_)))
+            .count();
+        assert_eq!(frames, 1, "only the newest frame is kept");
+    }
+
+    #[tokio::test]
+    async fn a_window_that_ends_drops_its_events_and_its_ask() {
+        let boxes = Mailboxes::default();
+        let ask = boxes.next("customer");
+        tokio::pin!(ask);
+        assert!(still_waiting(&mut ask).await);
+        boxes.forget("customer");
+        assert!(ask.await.is_empty());
+        boxes.post("customer", connectivity(Connectivity::Offline));
+        boxes.forget("customer");
+        boxes.post("customer", connectivity(Connectivity::Online));
+        assert_eq!(
+            json(&boxes.next("customer").await),
+            json(&[connectivity(Connectivity::Online)])
+        );
+    }
+}
