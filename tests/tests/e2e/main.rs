@@ -15,6 +15,7 @@ mod counter;
 mod customer;
 mod demo;
 mod desktop;
+mod events;
 mod fuzz;
 mod kiosk;
 mod layout;
