@@ -1,7 +1,8 @@
 //! The customer's screen's window: opened on the monitor a manager chose (full screen
 //! there, without decorations), or beside the counter when the computer has one
 //! monitor; closed when turned off. What it shows is the core's (`CustomerScreen`); its
-//! capability grants it that one command and the events, nothing a cashier can do.
+//! capability grants it that command and the one its page hears the core by
+//! (`page_events`), nothing a cashier can do.
 
 use serde::Serialize;
 use tauri::{AppHandle, Manager, Monitor, WebviewUrl, WebviewWindowBuilder};

@@ -157,7 +157,7 @@ fn admit(request: Request<Vec<u8>>, expected_key: &str) -> Result<InvokeRequest,
     } else {
         InvokeBody::Raw(body)
     };
-    // Tauri's own plugins (events, windows, the save dialog) check their own calls.
+    // Tauri's own plugins (the save dialog) check their own calls.
     if !command.starts_with("plugin:") {
         check_arguments(&command, &body)?;
     }

@@ -150,8 +150,13 @@ pub fn run(cli: Cli) {
         // far, the window appears anyway, a moment after the page has loaded. (WebKit
         // says the page has loaded before its module script has run: showing the window
         // then showed it blank, ~45 ms before the counter.)
-        .on_page_load(|webview, payload| {
-            if payload.event() == tauri::webview::PageLoadEvent::Finished {
+        //
+        // A page that begins to load hears the core from then on (`mailbox`).
+        .on_page_load(|webview, payload| match payload.event() {
+            tauri::webview::PageLoadEvent::Started => {
+                webview.state::<mailbox::Mailboxes>().open(webview.label());
+            }
+            tauri::webview::PageLoadEvent::Finished => {
                 let window = webview.window();
                 tauri::async_runtime::spawn(async move {
                     tokio::time::sleep(SHOWN_AT_THE_LATEST).await;
@@ -171,7 +176,7 @@ pub fn run(cli: Cli) {
                 }
                 tauri::WindowEvent::Focused(false) => kiosk.hold_focus(window),
                 tauri::WindowEvent::Destroyed => {
-                    window.state::<mailbox::Mailboxes>().forget(window.label())
+                    window.state::<mailbox::Mailboxes>().close(window.label())
                 }
                 _ => {}
             }

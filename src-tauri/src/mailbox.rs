@@ -8,9 +8,11 @@
 //! memory, measured). A call's answer comes back over the IPC's scheme, as every other
 //! answer does.
 //!
-//! Nothing is lost between two asks: what is posted while no call is open waits for the
-//! next one, in order. A page that stops asking (gone, reloaded) is not asked for: the
-//! next call from its window takes the mailbox over, and its window's end empties it.
+//! A page hears everything posted since it began to load, in order: what comes while no
+//! call is open waits for the next one. Its window's mailbox is opened (emptied) when a
+//! page begins to load in it, which also ends the call a page it replaces left open; a
+//! newer call from the window takes over from an older one; the window's end closes the
+//! mailbox, and what is posted to a window without one goes nowhere.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -52,28 +54,57 @@ impl PageEvent {
     }
 }
 
-/// Every window's mailbox, by window label.
+/// Every open window's mailbox, by window label.
 #[derive(Debug, Default)]
-pub struct Mailboxes {
-    boxes: Mutex<HashMap<String, Mailbox>>,
+pub struct Mailboxes(Mutex<Boxes>);
+
+#[derive(Debug, Default)]
+struct Boxes {
+    by_window: HashMap<String, Mailbox>,
+    /// Asks so far, of every window: an ask's number is never used again, even by a
+    /// window of the same label opened later.
+    asks: u64,
 }
 
 #[derive(Debug, Default)]
 struct Mailbox {
     waiting: VecDeque<PageEvent>,
-    /// The number of the newest ask: an older one still waiting gives up, empty-handed.
+    /// The number of the ask that may take what waits: an older one still waiting gives
+    /// up, empty-handed.
     newest_ask: u64,
     /// Some were dropped since the page last asked (said once in the log).
     overflowed: bool,
-    /// Rung when something is posted, and when a newer ask takes over.
+    /// Rung when something is posted, when a newer ask takes over, and when the mailbox
+    /// is opened again or closed.
     bell: Arc<Notify>,
 }
 
 impl Mailboxes {
-    /// Leaves `event` for `window`'s page.
+    /// A page begins to load in `window`: its mailbox starts empty (the page reads what
+    /// is true now once it listens), and the call a page before it left open ends.
+    pub fn open(&self, window: &str) {
+        let mut boxes = self.lock();
+        if let Some(old) = boxes
+            .by_window
+            .insert(window.to_owned(), Mailbox::default())
+        {
+            old.bell.notify_waiters();
+        }
+    }
+
+    /// `window` has ended: what waited for it goes, and its ask gives up.
+    pub fn close(&self, window: &str) {
+        if let Some(old) = self.lock().by_window.remove(window) {
+            old.bell.notify_waiters();
+        }
+    }
+
+    /// Leaves `event` for `window`'s page, if the window has a mailbox.
     pub fn post(&self, window: &str, event: PageEvent) {
         let mut boxes = self.lock();
-        let mailbox = boxes.entry(window.to_owned()).or_default();
+        let Some(mailbox) = boxes.by_window.get_mut(window) else {
+            return;
+        };
         mailbox.waiting.retain(|older| !event.replaces(older));
         if mailbox.waiting.len() == MOST_WAITING {
             mailbox.waiting.pop_front();
@@ -87,15 +118,19 @@ impl Mailboxes {
     }
 
     /// What waits for `window`'s page, as soon as anything does; nothing if another ask
-    /// from the window takes over first, or the window ends.
+    /// from the window takes over first, or the mailbox is opened again or closed.
     pub async fn next(&self, window: &str) -> Vec<PageEvent> {
         let (ask, bell) = {
             let mut boxes = self.lock();
-            let mailbox = boxes.entry(window.to_owned()).or_default();
-            mailbox.newest_ask += 1;
+            boxes.asks += 1;
+            let ask = boxes.asks;
+            let Some(mailbox) = boxes.by_window.get_mut(window) else {
+                return Vec::new();
+            };
+            mailbox.newest_ask = ask;
             // The ask it takes over from gives up now.
             mailbox.bell.notify_waiters();
-            (mailbox.newest_ask, Arc::clone(&mailbox.bell))
+            (ask, Arc::clone(&mailbox.bell))
         };
         loop {
             // Listening before looking: a post between the two still wakes this ask.
@@ -104,7 +139,7 @@ impl Mailboxes {
             rung.as_mut().enable();
             {
                 let mut boxes = self.lock();
-                let Some(mailbox) = boxes.get_mut(window) else {
+                let Some(mailbox) = boxes.by_window.get_mut(window) else {
                     return Vec::new();
                 };
                 if mailbox.newest_ask != ask {
@@ -119,15 +154,8 @@ impl Mailboxes {
         }
     }
 
-    /// `window` has ended: what waited for it goes, and its ask gives up.
-    pub fn forget(&self, window: &str) {
-        if let Some(mailbox) = self.lock().remove(window) {
-            mailbox.bell.notify_waiters();
-        }
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Mailbox>> {
-        self.boxes.lock().unwrap_or_else(|p| p.into_inner())
+    fn lock(&self) -> std::sync::MutexGuard<'_, Boxes> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
 
@@ -159,9 +187,18 @@ mod tests {
             .is_err()
     }
 
+    /// Mailboxes with `windows` open.
+    fn opened(windows: &[&str]) -> Mailboxes {
+        let boxes = Mailboxes::default();
+        for window in windows {
+            boxes.open(window);
+        }
+        boxes
+    }
+
     #[tokio::test]
     async fn what_is_posted_while_nobody_asks_waits_in_order_for_the_next_ask() {
-        let boxes = Mailboxes::default();
+        let boxes = opened(&["main"]);
         boxes.post("main", connectivity(Connectivity::Offline));
         boxes.post("main", connectivity(Connectivity::Online));
         assert_eq!(
@@ -179,7 +216,7 @@ mod tests {
 
     #[tokio::test]
     async fn an_ask_waits_until_something_is_posted_to_its_window() {
-        let boxes = Mailboxes::default();
+        let boxes = opened(&["main", "customer"]);
         let ask = boxes.next("main");
         tokio::pin!(ask);
         assert!(still_waiting(&mut ask).await);
@@ -197,26 +234,44 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_reloaded_page_takes_the_mailbox_over_and_loses_nothing() {
-        let boxes = Mailboxes::default();
+    async fn a_newer_ask_takes_over_and_the_older_gives_up_empty_handed() {
+        let boxes = opened(&["main"]);
+        let older = boxes.next("main");
+        tokio::pin!(older);
+        assert!(still_waiting(&mut older).await);
+        let newer = boxes.next("main");
+        tokio::pin!(newer);
+        assert!(still_waiting(&mut newer).await);
+        assert!(older.await.is_empty());
+        boxes.post("main", connectivity(Connectivity::Online));
+        assert_eq!(
+            json(&newer.await),
+            json(&[connectivity(Connectivity::Online)])
+        );
+    }
+
+    #[tokio::test]
+    async fn a_reloaded_page_hears_everything_posted_since_it_began_to_load() {
+        let boxes = opened(&["main"]);
         let gone = boxes.next("main");
         tokio::pin!(gone);
         assert!(still_waiting(&mut gone).await);
-        // The page reloads: its old call is never answered to anyone, the new one is.
-        let new = boxes.next("main");
-        tokio::pin!(new);
-        assert!(still_waiting(&mut new).await);
-        assert!(gone.await.is_empty(), "the old ask gives up empty-handed");
+        boxes.post("main", connectivity(Connectivity::Offline));
+        // The page reloads: the call the old page left open ends, and what it did not
+        // take goes (the new page reads what is true once it listens)...
+        boxes.open("main");
+        // ...before the old page's call could take what is posted as the new page loads.
         boxes.post("main", connectivity(Connectivity::Online));
+        assert!(gone.await.is_empty(), "the old page's call gives up");
         assert_eq!(
-            json(&new.await),
+            json(&boxes.next("main").await),
             json(&[connectivity(Connectivity::Online)])
         );
     }
 
     #[tokio::test]
     async fn a_page_that_does_not_ask_keeps_the_newest_events_and_one_camera_frame() {
-        let boxes = Mailboxes::default();
+        let boxes = opened(&["main"]);
         boxes.post("main", preview("data:first"));
         for _ in 0..MOST_WAITING + 5 {
             boxes.post("main", connectivity(Connectivity::Offline));
@@ -239,15 +294,18 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_window_that_ends_drops_its_events_and_its_ask() {
-        let boxes = Mailboxes::default();
+    async fn a_closed_window_keeps_nothing_and_its_reopened_page_hears_only_its_own() {
+        let boxes = opened(&["customer"]);
         let ask = boxes.next("customer");
         tokio::pin!(ask);
         assert!(still_waiting(&mut ask).await);
-        boxes.forget("customer");
-        assert!(ask.await.is_empty());
+        boxes.close("customer");
+        assert!(ask.await.is_empty(), "the ask gives up");
+        // Posted after the window ended (a race with its end): it goes nowhere.
         boxes.post("customer", connectivity(Connectivity::Offline));
-        boxes.forget("customer");
+        assert!(boxes.next("customer").await.is_empty());
+        // Opened again: its page hears what is posted from now on.
+        boxes.open("customer");
         boxes.post("customer", connectivity(Connectivity::Online));
         assert_eq!(
             json(&boxes.next("customer").await),

@@ -13,7 +13,7 @@ use crate::till::Till;
 #[ts(export)]
 pub enum CameraOpened {
     /// It plays `source` (a device, or a folder of images played as one); what it sees
-    /// comes as `camera` events.
+    /// comes to the window's mailbox (`crate::mailbox`).
     Playing { source: String },
     /// There is no camera (none found, or the one chosen is gone): scanning and typing
     /// go on without it.

@@ -93,4 +93,24 @@ describe('page events', () => {
     await settle();
     expect(heard).toEqual([online.event]);
   });
+
+  it('asks again at once after an empty answer, and after a second in a row pauses', async () => {
+    vi.useFakeTimers();
+    await events.onCoreEvent(() => {});
+    answer(0).give([]);
+    await settle();
+    expect(call).toHaveBeenCalledTimes(2);
+    answer(1).give([]);
+    await settle();
+    expect(call).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(events.RETRY_MS);
+    expect(call).toHaveBeenCalledTimes(3);
+    // Events again: the count starts over.
+    answer(2).give([online]);
+    await settle();
+    answer(3).give([]);
+    await settle();
+    expect(call).toHaveBeenCalledTimes(5);
+  });
 });
+

@@ -11,7 +11,7 @@ import type { PageEvent } from './bindings/PageEvent';
 /** Stops a listener. */
 export type Unlisten = () => void;
 
-/** After a refused or failed call, the next one waits this long (never a busy loop). */
+/** After a refused or failed call, or a second empty answer, the next call waits this long (never a busy loop). */
 export const RETRY_MS = 500;
 
 const listeners = {
@@ -42,19 +42,29 @@ function listen<T>(set: Set<(value: T) => void>, handler: (value: T) => void): U
 }
 
 async function ask(): Promise<never> {
+  // An empty answer: another call from this window took over (a script of the page's
+  // own), and this one asks again at once to take the mailbox back. Two in a row: the
+  // other asks in a loop too, and this one pauses, rather than the two loop each other.
+  let empty = 0;
   for (;;) {
     let events: PageEvent[];
     try {
       events = await call<PageEvent[]>('page_events');
     } catch {
-      await new Promise((wake) => setTimeout(wake, RETRY_MS));
+      await pause();
       continue;
     }
+    empty = events.length === 0 ? empty + 1 : 0;
+    if (empty >= 2) await pause();
     for (const event of events) {
       if (event.from === 'core') tell(listeners.core, event.event);
       else tell(listeners.camera, event.event);
     }
   }
+}
+
+function pause(): Promise<void> {
+  return new Promise((wake) => setTimeout(wake, RETRY_MS));
 }
 
 /** Tells every listener; one that throws does not keep the others, or the next events, from theirs. */
