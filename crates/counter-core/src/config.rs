@@ -61,8 +61,11 @@ impl Default for Config {
             interactive_wait: Duration::from_secs(2),
             max_service_wait: Duration::from_secs(300),
             secrets: SecretsConfig::default(),
-            manager_idle: crate::MANAGER_IDLE,
+            manager_idle: MANAGER_IDLE,
             customer_screen_idle: Duration::from_secs(30),
         }
     }
 }
+
+/// How long a manager who entered the PIN counts as here without doing anything.
+pub const MANAGER_IDLE: Duration = Duration::from_secs(5 * 60);

@@ -66,7 +66,7 @@ pub enum Event {
         warning: bool,
     },
     /// The customer's screen shows something else.
-    CustomerScreen(crate::CustomerScreen),
+    CustomerScreen(crate::customer_display::CustomerScreen),
     /// The receipt printer's state, or the receipts waiting for it, changed.
     Printer(crate::receipts::PrinterReport),
     /// The API key could not go in the keychain and was kept in a file instead.

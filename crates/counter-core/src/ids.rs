@@ -1,8 +1,10 @@
-//! Where Idempotency-Keys come from, injected so tests can predict them.
+//! The till's own ids: where Idempotency-Keys come from (injected, so tests can
+//! predict them), and the numbers of the outbox's items.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use loyalty_api::IdempotencyKey;
+use serde::{Deserialize, Serialize};
 
 /// A source of fresh Idempotency-Keys. Each key is made once, stored with its write,
 /// and never made again for that write.
@@ -43,5 +45,21 @@ impl IdSource for SequenceIds {
     fn idempotency_key(&self) -> IdempotencyKey {
         let n = self.next.fetch_add(1, Ordering::Relaxed);
         IdempotencyKey::new(format!("{}-{n}", self.prefix)).expect("visible ASCII prefix")
+    }
+}
+
+for_the_ui! {
+/// The number of an outbox item: its place in the order writes were made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ItemId(
+    // Ids stay far below 2^53: a JavaScript number holds them exactly.
+    #[cfg_attr(feature = "ts", ts(type = "number"))] pub i64,
+);
+}
+
+impl std::fmt::Display for ItemId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "#{}", self.0)
     }
 }

@@ -39,6 +39,30 @@
 //!     .await?;
 //! # Ok(()) }
 //! ```
+//!
+//! # Layers
+//!
+//! Each module uses only its own layer or lower ones, and the modules of one layer use
+//! each other one way only (`crates/layers` checks it in `make lint`). Bottom to top:
+//!
+//! 0. `clock`, `ids`, `kinds`, `keys`, `zoom`, `language`, `lock`, `secrets`: leaves
+//!    (time, ids, the API's kinds, keyboard layouts, zoom, the till's languages, the
+//!    one-copy lock, the key in the keychain).
+//! 1. `db`, `pin`, `config`: the till's SQLite file and its migrations, the manager's
+//!    PIN, what the shell sets.
+//! 2. [`error`]: the core's one error type, its codes and the data each carries.
+//! 3. [`scanner`], [`input`], [`payment`], [`trouble`]: what was scanned or typed,
+//!    amounts and the offline policy, what went wrong opening the till.
+//! 4. [`views`], [`offer`], [`customer_display`], [`receipts`]: what the service's
+//!    answers show, what a card allows, the customer's screen, receipts laid out.
+//! 5. [`outbox`], [`settings`]: the writes' table, the till's settings.
+//! 6. [`cache`], [`history`], `outcome`, [`events`], [`print_jobs`]: the customers
+//!    cached, the queue's history, a write's outcome, what the shell hears, the print
+//!    queue.
+//! 7. `shared`: the state every task of an open counter shares.
+//! 8. `learner`, `sync`, `send`: what each answer teaches the till, the walks that fill
+//!    the cache, the sender that drains the outbox.
+//! 9. `counter`: the façade, [`Counter`], that the shell holds.
 
 #![warn(missing_docs)]
 
@@ -55,6 +79,7 @@ pub mod cache;
 pub mod clock;
 pub mod config;
 mod counter;
+pub mod customer_display;
 pub mod db;
 mod error;
 pub mod events;
@@ -63,6 +88,7 @@ pub mod ids;
 pub mod input;
 pub mod keys;
 pub mod kinds;
+pub mod language;
 mod learner;
 pub mod lock;
 pub mod offer;
@@ -70,9 +96,11 @@ pub mod outbox;
 mod outcome;
 pub mod payment;
 pub mod pin;
+pub mod print_jobs;
 pub mod receipts;
 pub mod scanner;
 pub mod secrets;
+mod send;
 pub mod settings;
 mod shared;
 mod sync;

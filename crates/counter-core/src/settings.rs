@@ -26,7 +26,7 @@ pub struct Settings {
     /// The receipt printer, when a manager set one up.
     pub printer: Option<crate::receipts::PrinterSetup>,
     /// The customer's screen, when a manager turned it on.
-    pub customer_display: Option<crate::counter::CustomerDisplay>,
+    pub customer_display: Option<crate::customer_display::CustomerDisplay>,
     /// The camera a manager chose (a V4L2 device), when not the first one found.
     pub camera: Option<String>,
     /// The keyboard layout the wedge scanner was set up for.

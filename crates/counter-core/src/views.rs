@@ -382,7 +382,7 @@ pub struct RefusalView {
 }
 
 impl RefusalView {
-    fn new(
+    pub(crate) fn new(
         code: &loyalty_api::ErrorCode,
         status: Option<u16>,
         detail: Option<String>,
@@ -411,9 +411,22 @@ impl RefusalView {
     }
 }
 
-impl From<crate::outbox::Refusal> for RefusalView {
-    /// A stored refusal, with the status its code always has.
-    fn from(r: crate::outbox::Refusal) -> Self {
-        Self::new(&r.code, r.code.status(), r.detail, r.request_id)
-    }
+for_the_ui! {
+/// How far a card is from its reward, for the customer to read in large type.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    /// Visits (or points) on the card now.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub count: i64,
+    /// What earns the reward.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub goal: i64,
+    /// Visits or points.
+    pub counts: LoyaltyType,
+    /// The reward.
+    pub reward_title: String,
+    /// Rewards ready to be given at the counter.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub rewards_available: i64,
+}
 }

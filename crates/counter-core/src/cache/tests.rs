@@ -226,3 +226,84 @@ fn a_download_does_not_replace_a_card_with_queued_writes() {
     assert!(found.provisional);
     assert_eq!(found.queued_writes, 1);
 }
+
+#[test]
+fn customers_cached_before_the_phone_index_are_found_by_name_and_by_phone() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("till.db");
+    {
+        // A file at schema 10: two customers, indexed with the digit tails.
+        let tx = crate::db::at_schema(&path, 10);
+        for (id, name, phone) in [
+            ("cus_1", "Ana López", Some("+44 (7700) 900-123")),
+            ("cus_2", "Bea Ruiz", None),
+        ] {
+            tx.execute(
+                "INSERT INTO customers (id, pass_id, name, phone) VALUES (?1, 'pass_1', ?2, ?3)",
+                rusqlite::params![id, name, phone],
+            )
+            .unwrap();
+            tx.execute(
+                "INSERT INTO customer_search (rowid, name, email, phone, digits)
+                 VALUES (last_insert_rowid(), ?1, '', coalesce(?2, ''), '')",
+                rusqlite::params![name, phone],
+            )
+            .unwrap();
+        }
+    }
+    let conn = crate::db::open(&path).unwrap();
+    let found = |typed: &str| -> Vec<String> {
+        search(&conn, typed, 10)
+            .unwrap()
+            .into_iter()
+            .map(|c| c.id.as_str().to_owned())
+            .collect()
+    };
+    assert_eq!(found("lop"), ["cus_1"]);
+    assert_eq!(found("ruiz"), ["cus_2"]);
+    assert_eq!(found("7700900123"), ["cus_1"]);
+    assert_eq!(found("0012"), ["cus_1"]);
+}
+
+#[test]
+fn cards_cached_before_they_pointed_to_their_customers_row_are_still_theirs() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("till.db");
+    {
+        // A file at schema 11: a customer with two cards, and a card whose customer
+        // is not cached.
+        let tx = crate::db::at_schema(&path, 11);
+        tx.execute(
+            "INSERT INTO customers (id, pass_id, name) VALUES ('cus_1', 'pass_1', 'Ana')",
+            [],
+        )
+        .unwrap();
+        for (card, customer) in [
+            ("card_b", "cus_1"),
+            ("card_a", "cus_1"),
+            ("card_c", "cus_2"),
+        ] {
+            tx.execute(
+                "INSERT INTO cards (id, customer_id, card, stored_at)
+                 VALUES (?1, ?2, '{}', '2026-11-27T10:00:00Z')",
+                [card, customer],
+            )
+            .unwrap();
+        }
+    }
+    let conn = crate::db::open(&path).unwrap();
+    let ana = super::customer(&conn, &CustomerId::new("cus_1"))
+        .unwrap()
+        .unwrap();
+    let ids: Vec<&str> = ana.card_ids.iter().map(|c| c.as_str()).collect();
+    assert_eq!(ids, ["card_a", "card_b"]);
+    let without: Option<String> = conn
+        .query_row(
+            "SELECT id FROM cards WHERE customer_row IS NULL AND customer_id = 'cus_2'",
+            [],
+            |r| r.get(0),
+        )
+        .optional()
+        .unwrap();
+    assert_eq!(without.as_deref(), Some("card_c"));
+}

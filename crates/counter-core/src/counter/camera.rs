@@ -3,20 +3,6 @@
 
 use super::*;
 
-/// Why a camera cannot be chosen.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum CameraError {
-    /// Not a V4L2 camera's device.
-    #[error("{given:?} is not a camera device (expected /dev/video followed by a number)")]
-    NotACamera {
-        /// What was given (cut to 64 characters).
-        given: String,
-    },
-    /// The camera could not be opened or stopped working.
-    #[error("the camera failed")]
-    Failed,
-}
-
 /// Whether `device` names a V4L2 camera: `/dev/video` and a number.
 pub fn is_camera_device(device: &str) -> bool {
     device

@@ -12,26 +12,6 @@ use crate::views::ScanResultView;
 const CHECK_IN_READS_TIMEOUT: Duration = Duration::from_millis(1500);
 
 for_the_ui! {
-/// How far a card is from its reward, for the customer to read in large type.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Progress {
-    /// Visits (or points) on the card now.
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub count: i64,
-    /// What earns the reward.
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub goal: i64,
-    /// Visits or points.
-    pub counts: LoyaltyType,
-    /// The reward.
-    pub reward_title: String,
-    /// Rewards ready to be given at the counter.
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub rewards_available: i64,
-}
-}
-
-for_the_ui! {
 /// What a customer's own check-in came to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "outcome", rename_all = "snake_case")]

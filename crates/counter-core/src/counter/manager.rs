@@ -14,9 +14,6 @@ use crate::clock::Uptime;
 use super::*;
 use crate::pin::{self, PinError, PinStatus};
 
-/// How long a manager who entered the PIN counts as here without doing anything.
-pub const MANAGER_IDLE: Duration = Duration::from_secs(5 * 60);
-
 for_the_ui! {
 /// What a right PIN opens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -28,12 +28,12 @@ use crate::learner::Learner;
 use crate::lock::{LockError, OwnerLock};
 use crate::offer::{CardActions, PaymentOffer};
 use crate::outbox::business::{Business, OwnerId};
-use crate::outbox::send::{self, Mode, Report};
 use crate::outbox::store::RepeatConfirmation;
 use crate::outbox::{ItemId, ItemState, OutboxItem, QueueCounts, Write, store};
 use crate::outcome::Outcome;
 use crate::payment::{self, AmountError, OfflinePaymentPolicy};
 use crate::secrets::{KeptKey, KeyFingerprint, KeyStorage, KeyStore};
+use crate::send::{self, Mode, Report};
 use crate::settings::{self, KeptConnection, Settings};
 use crate::shared::{Core, Sender};
 use crate::sync::{self, SyncReport};
@@ -60,14 +60,16 @@ mod samples;
 mod scans;
 mod unusual;
 
+pub use crate::config::MANAGER_IDLE;
+pub use crate::customer_display::{CustomerDisplay, CustomerScreen};
+pub use crate::error::CameraError;
+pub use crate::views::Progress;
 pub use browse::{BrowsePage, BrowseQuery, BrowseRow};
-pub use camera::CameraError;
 pub use connection::ConnectGate;
-pub use customer_screen::{CustomerDisplay, CustomerScreen};
 pub use customers::{EnrolOutcome, Enrolment};
 pub use figures::{Figure, FigureName, Figures, FiguresPeriod, MAX_FIGURE_DAYS};
-pub use kiosk::{CheckIn, KioskStart, Progress};
-pub use manager::{MANAGER_IDLE, PinFor};
+pub use kiosk::{CheckIn, KioskStart};
+pub use manager::PinFor;
 pub use messages::{
     BroadcastDraft, MessageAudience, MessageDraft, MessagePreview, ScheduledMessage, ScheduledState,
 };

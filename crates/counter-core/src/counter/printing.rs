@@ -4,9 +4,9 @@
 use jiff::tz::TimeZone;
 
 use super::*;
+use crate::print_jobs::{self, JobId, PrintJob};
 use crate::receipts::{
-    self, JobId, Language, Paper, PrintJob, PrinterReport, PrinterSetup, PrinterState, Receipt,
-    device, jobs,
+    self, Language, Paper, PrinterReport, PrinterSetup, PrinterState, Receipt, device,
 };
 
 /// How long the printer task waits before asking a printer that could not print again.
@@ -85,10 +85,10 @@ impl Counter {
     /// Prints `job`'s receipt again, as a new job.
     pub fn reprint(&self, job: JobId) -> Result<JobId, Error> {
         self.staff()?;
-        let stored = jobs::get(&self.core.db(), job)?.ok_or(Error::NoSuchReceipt)?;
+        let stored = print_jobs::get(&self.core.db(), job)?.ok_or(Error::NoSuchReceipt)?;
         self.printer_set_up()?;
         let db = self.core.db();
-        let id = jobs::enqueue(
+        let id = print_jobs::enqueue(
             &db,
             &stored.receipt,
             stored.language,
@@ -106,9 +106,9 @@ impl Counter {
     /// for good).
     pub fn cancel_print(&self, job: JobId) -> Result<(), Error> {
         self.staff()?;
-        jobs::get(&self.core.db(), job)?.ok_or(Error::NoSuchReceipt)?;
+        print_jobs::get(&self.core.db(), job)?.ok_or(Error::NoSuchReceipt)?;
         self.as_manager()?;
-        if !jobs::cancel(&self.core.db(), job)? {
+        if !print_jobs::cancel(&self.core.db(), job)? {
             return Err(NotAllowed::NotWaitingToPrint.into());
         }
         self.printing_changed();
@@ -118,20 +118,20 @@ impl Counter {
     /// The receipts of this till, newest first.
     pub fn receipts(&self) -> Result<Vec<PrintJob>, Error> {
         self.staff()?;
-        Ok(jobs::list(&self.core.db(), LISTED)?)
+        Ok(print_jobs::list(&self.core.db(), LISTED)?)
     }
 
     /// The receipt a write's answer made (a payment's, a voucher), if any.
     pub fn receipt_of(&self, item: ItemId) -> Result<Option<JobId>, Error> {
         self.staff()?;
         outcome_state(&self.core, item)?;
-        Ok(jobs::of_item(&self.core.db(), item)?)
+        Ok(print_jobs::of_item(&self.core.db(), item)?)
     }
 
     /// `job`'s receipt laid out as it prints on this till's paper.
     pub fn receipt_preview(&self, job: JobId) -> Result<receipts::Preview, Error> {
         self.staff()?;
-        let stored = jobs::get(&self.core.db(), job)?.ok_or(Error::NoSuchReceipt)?;
+        let stored = print_jobs::get(&self.core.db(), job)?.ok_or(Error::NoSuchReceipt)?;
         let paper = self
             .settings()?
             .printer
@@ -165,8 +165,8 @@ impl Counter {
     fn print(&self, receipt: impl FnOnce(receipts::Heading) -> Receipt) -> Result<JobId, Error> {
         self.printer_set_up()?;
         let db = self.core.db();
-        let (heading, language) = jobs::heading(&db, self.core.now())?;
-        let id = jobs::enqueue(
+        let (heading, language) = print_jobs::heading(&db, self.core.now())?;
+        let id = print_jobs::enqueue(
             &db,
             &receipt(heading),
             language,
@@ -191,7 +191,7 @@ impl Counter {
 fn report(core: &Core) -> Result<PrinterReport, Error> {
     Ok(PrinterReport {
         state: *core.printer.state.lock().unwrap_or_else(|p| p.into_inner()),
-        waiting: jobs::queued(&core.db())?,
+        waiting: print_jobs::queued(&core.db())?,
     })
 }
 
@@ -242,7 +242,7 @@ enum Next {
 async fn print_next(core: &Core) -> Result<Next, Error> {
     let (setup, job) = {
         let db = core.db();
-        (settings::load(&db)?.printer, jobs::next_queued(&db)?)
+        (settings::load(&db)?.printer, print_jobs::next_queued(&db)?)
     };
     let Some(setup) = setup else {
         set_printer_state(core, PrinterState::NotSetUp);
@@ -257,7 +257,7 @@ async fn print_next(core: &Core) -> Result<Next, Error> {
     let bytes = receipts::escpos::encode(&lines);
     Ok(match device::print(&setup.address, &bytes).await {
         device::Sent::Printed => {
-            jobs::mark_printed(&core.db(), job.job.id, core.now())?;
+            print_jobs::mark_printed(&core.db(), job.job.id, core.now())?;
             set_printer_state(core, PrinterState::Ready);
             tracing::info!(job = job.job.id.0, "receipt printed");
             Next::Printed
@@ -267,7 +267,7 @@ async fn print_next(core: &Core) -> Result<Next, Error> {
             Next::Retry
         }
         device::Sent::Failed(state, error) => {
-            jobs::attempt_failed(&core.db(), job.job.id, &error)?;
+            print_jobs::attempt_failed(&core.db(), job.job.id, &error)?;
             set_printer_state(core, state);
             tracing::info!(job = job.job.id.0, %error, "the receipt will be sent again");
             Next::Retry

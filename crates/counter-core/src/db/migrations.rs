@@ -333,90 +333,25 @@ pub fn migrate(conn: &mut Connection) -> Result<(), OpenError> {
     Ok(())
 }
 
+/// A file at `path` as an earlier app left it: the first `version` migrations, for
+/// the tests of what the later ones bring along (of the outbox, the cache...).
+#[cfg(test)]
+pub(crate) fn at_schema(path: &std::path::Path, version: usize) -> Connection {
+    let mut conn = Connection::open(path).unwrap();
+    let tx = conn.transaction().unwrap();
+    for sql in &MIGRATIONS[..version] {
+        tx.execute_batch(sql).unwrap();
+    }
+    tx.pragma_update(None, "user_version", version as u32)
+        .unwrap();
+    tx.commit().unwrap();
+    conn
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::db::open;
-
-    #[test]
-    fn reasons_and_resolutions_written_as_sentences_are_read_as_data() {
-        use crate::outbox::{DecisionReason, Resolution, store};
-
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("till.db");
-        {
-            // A file as the first version left it: schema 1, sentences in the outbox.
-            let mut conn = Connection::open(&path).unwrap();
-            let tx = conn.transaction().unwrap();
-            tx.execute_batch(MIGRATIONS[0]).unwrap();
-            tx.pragma_update(None, "user_version", 1).unwrap();
-            tx.commit().unwrap();
-            let write = r#"{"kind":"scan","card_id":"card_1","action":"visit","amount":null,"confirm_repeat":false}"#;
-            let rows = [
-                (
-                    "k1",
-                    "needs_decision",
-                    Some(
-                        "The service says this card's last visit was at a moment, less than 15 minutes before.",
-                    ),
-                    None,
-                ),
-                (
-                    "k2",
-                    "needs_decision",
-                    Some(
-                        "This write may have reached the service at 2026-11-20T10:00:00Z, more than 23 hours ago. The service forgets a write's key after 24 hours.",
-                    ),
-                    None,
-                ),
-                (
-                    "k3",
-                    "refused",
-                    None,
-                    Some("discarded: already on the card"),
-                ),
-                ("k4", "refused", None, Some("repeat visit confirmed as #7")),
-            ];
-            for (key, state, reason, resolution) in rows {
-                conn.execute(
-                    "INSERT INTO outbox (kind, idempotency_key, write, body, state, created_at,
-                         may_have_arrived_at, reason, resolution)
-                     VALUES ('scan', ?1, ?2, '{}', ?3, '2026-11-20T10:00:00.000Z',
-                         '2026-11-20T10:00:00.000Z', ?4, ?5)",
-                    rusqlite::params![key, write, state, reason, resolution],
-                )
-                .unwrap();
-            }
-        }
-        let conn = open(&path).unwrap();
-        let item = |n: i64| {
-            store::get(&conn, crate::outbox::ItemId(n))
-                .unwrap()
-                .unwrap()
-        };
-        assert_eq!(
-            item(1).reason,
-            Some(DecisionReason::RecentVisit {
-                last_visit_at: None
-            })
-        );
-        assert!(matches!(
-            item(2).reason,
-            Some(DecisionReason::KeyMayBeForgotten { hours: 23, .. })
-        ));
-        assert_eq!(
-            item(3).resolution,
-            Some(Resolution::Discarded {
-                note: "already on the card".into()
-            })
-        );
-        assert_eq!(
-            item(4).resolution,
-            Some(Resolution::RepeatConfirmed {
-                replacement: crate::outbox::ItemId(7)
-            })
-        );
-    }
 
     #[test]
     fn the_rebuilt_outbox_keeps_every_item_its_ids_counts_and_references() {
@@ -488,99 +423,6 @@ mod tests {
             .is_err(),
             "a replacement of no item is refused"
         );
-    }
-
-    #[test]
-    fn customers_cached_before_the_phone_index_are_found_by_name_and_by_phone() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("till.db");
-        {
-            // A file at schema 10: two customers, indexed with the digit tails.
-            let mut conn = Connection::open(&path).unwrap();
-            let tx = conn.transaction().unwrap();
-            for sql in &MIGRATIONS[..10] {
-                tx.execute_batch(sql).unwrap();
-            }
-            tx.pragma_update(None, "user_version", 10).unwrap();
-            for (id, name, phone) in [
-                ("cus_1", "Ana López", Some("+44 (7700) 900-123")),
-                ("cus_2", "Bea Ruiz", None),
-            ] {
-                tx.execute(
-                    "INSERT INTO customers (id, pass_id, name, phone) VALUES (?1, 'pass_1', ?2, ?3)",
-                    rusqlite::params![id, name, phone],
-                )
-                .unwrap();
-                tx.execute(
-                    "INSERT INTO customer_search (rowid, name, email, phone, digits)
-                     VALUES (last_insert_rowid(), ?1, '', coalesce(?2, ''), '')",
-                    rusqlite::params![name, phone],
-                )
-                .unwrap();
-            }
-            tx.commit().unwrap();
-        }
-        let conn = open(&path).unwrap();
-        let found = |typed: &str| -> Vec<String> {
-            crate::cache::search(&conn, typed, 10)
-                .unwrap()
-                .into_iter()
-                .map(|c| c.id.as_str().to_owned())
-                .collect()
-        };
-        assert_eq!(found("lop"), ["cus_1"]);
-        assert_eq!(found("ruiz"), ["cus_2"]);
-        assert_eq!(found("7700900123"), ["cus_1"]);
-        assert_eq!(found("0012"), ["cus_1"]);
-    }
-
-    #[test]
-    fn cards_cached_before_they_pointed_to_their_customers_row_are_still_theirs() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("till.db");
-        {
-            // A file at schema 11: a customer with two cards, and a card whose customer
-            // is not cached.
-            let mut conn = Connection::open(&path).unwrap();
-            let tx = conn.transaction().unwrap();
-            for sql in &MIGRATIONS[..11] {
-                tx.execute_batch(sql).unwrap();
-            }
-            tx.pragma_update(None, "user_version", 11).unwrap();
-            tx.execute(
-                "INSERT INTO customers (id, pass_id, name) VALUES ('cus_1', 'pass_1', 'Ana')",
-                [],
-            )
-            .unwrap();
-            for (card, customer) in [
-                ("card_b", "cus_1"),
-                ("card_a", "cus_1"),
-                ("card_c", "cus_2"),
-            ] {
-                tx.execute(
-                    "INSERT INTO cards (id, customer_id, card, stored_at)
-                     VALUES (?1, ?2, '{}', '2026-11-27T10:00:00Z')",
-                    [card, customer],
-                )
-                .unwrap();
-            }
-            tx.commit().unwrap();
-        }
-        let conn = open(&path).unwrap();
-        let ana = crate::cache::customer(&conn, &loyalty_api::CustomerId::new("cus_1"))
-            .unwrap()
-            .unwrap();
-        let ids: Vec<&str> = ana.card_ids.iter().map(|c| c.as_str()).collect();
-        assert_eq!(ids, ["card_a", "card_b"]);
-        let without: Option<String> = conn
-            .query_row(
-                "SELECT id FROM cards WHERE customer_row IS NULL AND customer_id = 'cus_2'",
-                [],
-                |r| r.get(0),
-            )
-            .optional()
-            .unwrap();
-        assert_eq!(without.as_deref(), Some("card_c"));
     }
 
     #[test]

@@ -7,6 +7,8 @@ use rusqlite::Connection;
 
 mod migrations;
 
+#[cfg(test)]
+pub(crate) use migrations::at_schema;
 pub use migrations::{SCHEMA_VERSION, migrate};
 
 /// Why the database could not be opened.

@@ -19,7 +19,6 @@
 //! gift card) are sent in the order they were made.
 
 pub mod business;
-pub(crate) mod send;
 pub(crate) mod store;
 mod write;
 
@@ -28,24 +27,9 @@ use serde::{Deserialize, Serialize};
 
 pub use write::{Write, WriteKind};
 
+pub use crate::ids::ItemId;
 use crate::secrets::KeyFingerprint;
-use crate::views::Answer;
-
-for_the_ui! {
-/// The number of an outbox item: its place in the order writes were made.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct ItemId(
-    // Ids stay far below 2^53: a JavaScript number holds them exactly.
-    #[cfg_attr(feature = "ts", ts(type = "number"))] pub i64,
-);
-}
-
-impl std::fmt::Display for ItemId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "#{}", self.0)
-    }
-}
+use crate::views::{Answer, RefusalView};
 
 for_the_ui! {
 /// Where an item stands.
@@ -375,4 +359,11 @@ pub struct QueueCounts {
     pub queued: u32,
     /// Needing a decision.
     pub needs_decision: u32,
+}
+
+impl From<Refusal> for RefusalView {
+    /// A stored refusal, with the status its code always has.
+    fn from(r: Refusal) -> Self {
+        Self::new(&r.code, r.code.status(), r.detail, r.request_id)
+    }
 }

@@ -5,13 +5,13 @@
 mod form;
 mod policy;
 
+pub use crate::error::{AmountError, PolicyRefusal, ReferenceError};
 pub use form::{CurrencyCapsForm, OfflinePolicyForm};
-pub use policy::{CurrencyCaps, OfflinePaymentPolicy, PolicyRefusal};
+pub use policy::{CurrencyCaps, OfflinePaymentPolicy};
 
 use iso_currency::Currency as Iso;
 use loyalty_api::{Currency, MinorUnits};
 use rust_decimal::Decimal;
-use serde::{Deserialize, Serialize};
 
 /// The number of decimals of a card's currency: its ISO 4217 exponent. A code that
 /// is not an ISO currency with minor units (a sessions card) counts whole units.
@@ -20,59 +20,6 @@ pub fn exponent(currency: &Currency) -> u32 {
         .and_then(|c| c.exponent())
         .map(u32::from)
         .unwrap_or(0)
-}
-
-for_the_ui! {
-/// Why a typed amount is refused, before anything is stored.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum AmountError {
-    /// Nothing typed.
-    #[error("Type an amount.")]
-    Empty,
-    /// Not a decimal number.
-    #[error("{text:?} is not an amount; type it like 12.50")]
-    NotANumber {
-        /// What was typed.
-        text: String,
-    },
-    /// More decimals than the currency has.
-    #[error("{currency} amounts have at most {decimals} decimals")]
-    TooManyDecimals {
-        /// The card's currency.
-        currency: String,
-        /// Its decimals.
-        decimals: u32,
-    },
-    /// Zero.
-    #[error("The amount must be more than zero.")]
-    Zero,
-    /// Below zero.
-    #[error("The amount cannot be negative.")]
-    Negative,
-    /// More minor units than any amount can carry exactly (the service's JSON numbers
-    /// and this till's arithmetic). Ordinary amounts of every currency, including
-    /// those without decimals, are far below it.
-    #[error("{amount} {currency} is more than any amount the till accepts ({max})")]
-    TooLarge {
-        /// What was typed.
-        amount: String,
-        /// The currency.
-        currency: String,
-        /// The largest accepted.
-        max: String,
-    },
-    /// More than the card holds (cached balance, less payments still queued).
-    #[error("The card holds {available} {currency}; {amount} is more than that.")]
-    OverBalance {
-        /// What was typed.
-        amount: String,
-        /// What the card can still give.
-        available: String,
-        /// The currency.
-        currency: String,
-    },
-}
 }
 
 /// What a cashier typed, as the exact amount it is in `currency` ("12,5" is 12.50 EUR),
@@ -176,23 +123,6 @@ pub fn reference(typed: Option<&str>) -> Result<Option<String>, ReferenceError> 
 
 /// The longest reference the service takes (`loyalty-sandbox` documents 200 characters).
 pub const MAX_REFERENCE_CHARS: usize = 200;
-
-for_the_ui! {
-/// Why a payment's reference is refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum ReferenceError {
-    /// Longer than the service takes.
-    #[error("a payment's reference has at most {max} characters")]
-    TooLong {
-        /// The most characters.
-        max: usize,
-    },
-    /// A tab, a line break or another control character (a scanner's stray Enter).
-    #[error("a payment's reference cannot hold control characters")]
-    ControlCharacter,
-}
-}
 
 #[cfg(test)]
 mod tests {

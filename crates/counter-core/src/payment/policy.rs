@@ -7,6 +7,8 @@ use loyalty_api::Currency;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
+use crate::error::PolicyRefusal;
+
 /// What the manager allows while the service cannot be reached. Off by default: an
 /// offline payment is money taken on trust.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -52,57 +54,6 @@ pub struct CurrencyCaps {
     /// waiting for a decision).
     #[serde(default, with = "crate::views::optional_decimal")]
     pub total: Option<Decimal>,
-}
-
-for_the_ui! {
-/// Why the policy does not allow an offline payment: data, which the screens put in
-/// the cashier's words (the English here is for logs).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum PolicyRefusal {
-    /// This till takes no payment while the service cannot be reached.
-    #[error("the service cannot be reached and payments are not taken offline at this till")]
-    NotAllowed,
-    /// More than one offline payment may take.
-    #[error("offline, one payment may take at most {cap} {currency}")]
-    OverPaymentCap {
-        /// The cap.
-        #[serde(with = "loyalty_api::decimal_string")]
-        #[cfg_attr(feature = "ts", ts(type = "string"))]
-        cap: Decimal,
-        /// Its currency.
-        #[cfg_attr(feature = "ts", ts(type = "string"))]
-        currency: Currency,
-    },
-    /// More than payments at risk may total.
-    #[error(
-        "offline, queued payments may total at most {cap} {currency}; {queued} {currency} is already queued"
-    )]
-    OverTotalCap {
-        /// The cap.
-        #[serde(with = "loyalty_api::decimal_string")]
-        #[cfg_attr(feature = "ts", ts(type = "string"))]
-        cap: Decimal,
-        /// What is already at risk.
-        #[serde(with = "loyalty_api::decimal_string")]
-        #[cfg_attr(feature = "ts", ts(type = "string"))]
-        queued: Decimal,
-        /// Their currency.
-        #[cfg_attr(feature = "ts", ts(type = "string"))]
-        currency: Currency,
-    },
-    /// The card's balance was read too long ago to be trusted.
-    #[error(
-        "offline, the card's balance must have been read in the last {max_minutes} minutes; it was read {age_minutes} minutes ago"
-    )]
-    BalanceTooOld {
-        /// The policy's limit.
-        max_minutes: u32,
-        /// How old the balance is.
-        #[cfg_attr(feature = "ts", ts(type = "number"))]
-        age_minutes: i64,
-    },
-}
 }
 
 impl OfflinePaymentPolicy {

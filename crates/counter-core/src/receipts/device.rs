@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use super::escpos::{self, STATUS, Status};
+use crate::error::PrinterAddressError;
 
 for_the_ui! {
 /// Where the printer is.
@@ -33,29 +34,6 @@ pub enum PrinterAddress {
 }
 }
 
-for_the_ui! {
-/// Why a printer's address was refused.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum PrinterAddressError {
-    /// No host given, or one with spaces, slashes or other characters no host has.
-    #[error("{given:?} is not a printer's host name or address")]
-    NotAHost {
-        /// What was given (cut to 64 characters).
-        given: String,
-    },
-    /// Port 0.
-    #[error("a printer's port is from 1 to 65535")]
-    NoPort,
-    /// Not a path under `/dev/`.
-    #[error("{given:?} is not a device under /dev/")]
-    NotADevice {
-        /// What was given (cut to 64 characters).
-        given: String,
-    },
-}
-}
-
 impl PrinterAddress {
     /// The address, checked: a host name or IP address, a port, or a device under
     /// `/dev/`.
@@ -70,7 +48,7 @@ impl PrinterAddress {
                     });
                 if !fine {
                     return Err(PrinterAddressError::NotAHost {
-                        given: crate::input::shown(&host),
+                        given: crate::error::shown(&host),
                     });
                 }
                 if port == 0 {
@@ -86,7 +64,7 @@ impl PrinterAddress {
                     && !path.chars().any(char::is_control);
                 if !fine {
                     return Err(PrinterAddressError::NotADevice {
-                        given: crate::input::shown(&path),
+                        given: crate::error::shown(&path),
                     });
                 }
                 Ok(PrinterAddress::Device { path })

@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use super::words::Words;
 use super::{Heading, Language, Money, Paper, Preview, Receipt};
-use crate::counter::Progress;
 use crate::kinds::LoyaltyType;
+use crate::views::Progress;
 
 for_the_ui! {
 /// How a line sits on the paper.

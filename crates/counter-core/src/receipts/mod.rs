@@ -4,7 +4,7 @@
 //! [`Receipt::lay_out`] turns them into the lines on paper, in the till's language and
 //! for the paper's width. The preview on screen and the printer's bytes
 //! ([`escpos::encode`]) are both drawn from those lines, so what the cashier sees is
-//! what comes out. Jobs are kept in SQLite ([`jobs`]) and printed once by the till's
+//! what comes out. Jobs are kept in SQLite (`print_jobs`) and printed once by the till's
 //! printer task (`Counter`'s), whatever the printer's state when they were made.
 //!
 //! The printer's words are here, not in the UI: the receipt is a document the till
@@ -15,16 +15,16 @@ use loyalty_api::{Currency, GiftCardId};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
-use crate::counter::Progress;
+pub use crate::error::PrinterAddressError;
+pub use crate::language::Language;
+use crate::views::Progress;
 
 pub(crate) mod device;
 pub mod escpos;
-pub(crate) mod jobs;
 mod layout;
 mod words;
 
-pub use device::{PrinterAddress, PrinterAddressError, PrinterState};
-pub use jobs::{JobId, JobState, PrintJob};
+pub use device::{PrinterAddress, PrinterState};
 pub use layout::{Align, PaperLine};
 
 /// What the printer task shares with the rest of the till: a bell to ring when a job
@@ -74,31 +74,6 @@ impl Paper {
         match self {
             Paper::Mm58 => 32,
             Paper::Mm80 => 48,
-        }
-    }
-}
-
-for_the_ui! {
-/// The language a receipt is printed in: the till's.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Language {
-    /// English.
-    #[default]
-    En,
-    /// French.
-    Fr,
-}
-}
-
-impl Language {
-    /// The language of a language code (`fr`, `fr-CA`); English for any other.
-    pub fn of_code(code: &str) -> Self {
-        let primary = code.split(['-', '_']).next().unwrap_or_default();
-        if primary.eq_ignore_ascii_case("fr") {
-            Language::Fr
-        } else {
-            Language::En
         }
     }
 }

@@ -5,9 +5,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use counter_core::receipts::{
-    JobState, Language, Paper, PrinterAddress, PrinterSetup, PrinterState,
-};
+use counter_core::print_jobs::JobState;
+use counter_core::receipts::{Language, Paper, PrinterAddress, PrinterSetup, PrinterState};
 use counter_core::{
     Counter, Error, ErrorCode, GiftCardIssue, NotAllowed, Outcome, PaymentOutcome, PinFor,
     ScanFound,
@@ -288,7 +287,7 @@ async fn without_a_printer_receipts_are_kept_and_printing_is_refused_in_words() 
     ));
     assert_eq!(
         counter
-            .reprint(counter_core::receipts::JobId(999))
+            .reprint(counter_core::print_jobs::JobId(999))
             .unwrap_err()
             .code(),
         ErrorCode::NoSuchReceipt

@@ -589,4 +589,74 @@ mod tests {
         assert_eq!(item.arrived_service_at, Some(t0));
         assert_eq!(item.arrived_key, Some(first));
     }
+
+    #[test]
+    fn reasons_and_resolutions_written_as_sentences_are_read_as_data() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("till.db");
+        {
+            // A file as the first version left it: schema 1, sentences in the outbox.
+            let conn = crate::db::at_schema(&path, 1);
+            let write = r#"{"kind":"scan","card_id":"card_1","action":"visit","amount":null,"confirm_repeat":false}"#;
+            let rows = [
+                (
+                    "k1",
+                    "needs_decision",
+                    Some(
+                        "The service says this card's last visit was at a moment, less than 15 minutes before.",
+                    ),
+                    None,
+                ),
+                (
+                    "k2",
+                    "needs_decision",
+                    Some(
+                        "This write may have reached the service at 2026-11-20T10:00:00Z, more than 23 hours ago. The service forgets a write's key after 24 hours.",
+                    ),
+                    None,
+                ),
+                (
+                    "k3",
+                    "refused",
+                    None,
+                    Some("discarded: already on the card"),
+                ),
+                ("k4", "refused", None, Some("repeat visit confirmed as #7")),
+            ];
+            for (key, state, reason, resolution) in rows {
+                conn.execute(
+                    "INSERT INTO outbox (kind, idempotency_key, write, body, state, created_at,
+                         may_have_arrived_at, reason, resolution)
+                     VALUES ('scan', ?1, ?2, '{}', ?3, '2026-11-20T10:00:00.000Z',
+                         '2026-11-20T10:00:00.000Z', ?4, ?5)",
+                    rusqlite::params![key, write, state, reason, resolution],
+                )
+                .unwrap();
+            }
+        }
+        let conn = crate::db::open(&path).unwrap();
+        let item = |n: i64| get(&conn, ItemId(n)).unwrap().unwrap();
+        assert_eq!(
+            item(1).reason,
+            Some(DecisionReason::RecentVisit {
+                last_visit_at: None
+            })
+        );
+        assert!(matches!(
+            item(2).reason,
+            Some(DecisionReason::KeyMayBeForgotten { hours: 23, .. })
+        ));
+        assert_eq!(
+            item(3).resolution,
+            Some(Resolution::Discarded {
+                note: "already on the card".into()
+            })
+        );
+        assert_eq!(
+            item(4).resolution,
+            Some(Resolution::RepeatConfirmed {
+                replacement: ItemId(7)
+            })
+        );
+    }
 }

@@ -11,10 +11,10 @@ use std::time::Duration;
 use jiff::Timestamp;
 use loyalty_api::{Client, Decision, Error as ApiError, ErrorCode, Money, is_retryable};
 
-use super::{DecisionReason, ItemId, ItemState, OutboxItem, Refusal, Write, store};
 use crate::cache;
 use crate::events::Connectivity;
-use crate::receipts::jobs;
+use crate::outbox::{DecisionReason, ItemId, ItemState, OutboxItem, Refusal, Write, store};
+use crate::print_jobs;
 use crate::shared::{Core, GateReason, Sender};
 use crate::views::{
     Answer, BroadcastView, CustomerView, GiftCardView, IssuedGiftCardView, PaymentView,
@@ -279,7 +279,7 @@ pub(crate) async fn send_item(
                     accepted.request_id.as_deref(),
                     done_at,
                 )? {
-                    jobs::record_answer(&closing, &item, &accepted.answer, done_at)?
+                    print_jobs::record_answer(&closing, &item, &accepted.answer, done_at)?
                 } else {
                     None
                 };

@@ -4,8 +4,15 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::input::InputError;
-use crate::payment::{AmountError, PolicyRefusal, ReferenceError};
+use crate::ids::ItemId;
+
+mod devices;
+mod input;
+mod money;
+
+pub use devices::{CameraError, PrinterAddressError};
+pub use input::{InputError, TextField, shown};
+pub use money::{AmountError, PolicyRefusal, ReferenceError};
 
 /// Why a call of the core failed. Outcomes a cashier expects (queued, refused by the
 /// service, needs confirmation) are not errors: they are the calls' answers.
@@ -41,7 +48,7 @@ pub enum Error {
     Amount(#[from] AmountError),
     /// An input refused before anything was stored or sent.
     #[error(transparent)]
-    Input(#[from] crate::input::InputError),
+    Input(#[from] InputError),
     /// A payment's reference the service would refuse.
     #[error(transparent)]
     Reference(#[from] ReferenceError),
@@ -68,19 +75,19 @@ pub enum Error {
     Arguments(#[from] ArgumentsError),
     /// A printer's address was refused.
     #[error(transparent)]
-    Printer(#[from] crate::receipts::PrinterAddressError),
+    Printer(#[from] PrinterAddressError),
     /// No such receipt in the print queue.
     #[error("no such receipt")]
     NoSuchReceipt,
     /// A camera chosen, opened or read.
     #[error(transparent)]
-    Camera(#[from] crate::counter::CameraError),
+    Camera(#[from] CameraError),
     /// A write's stored record lacks what its state promises (a done write's answer of
     /// its kind, a decision's reason): the database was changed by something else.
     #[error("write {item}: its stored {what} is missing or of another kind")]
     Stored {
         /// The outbox item.
-        item: crate::outbox::ItemId,
+        item: ItemId,
         /// What is missing.
         what: &'static str,
     },
@@ -307,7 +314,7 @@ pub enum ErrorData {
     /// Why a call was refused at the app's door.
     Arguments(ArgumentsError),
     /// Why a printer's address was refused.
-    Printer(crate::receipts::PrinterAddressError),
+    Printer(PrinterAddressError),
 }
 }
 
@@ -354,8 +361,8 @@ impl Error {
             Error::Printer(_) => ErrorCode::InvalidPrinter,
             Error::NoSuchReceipt => ErrorCode::NoSuchReceipt,
             Error::Camera(camera) => match camera {
-                crate::counter::CameraError::NotACamera { .. } => ErrorCode::InvalidCamera,
-                crate::counter::CameraError::Failed => ErrorCode::CameraFailed,
+                CameraError::NotACamera { .. } => ErrorCode::InvalidCamera,
+                CameraError::Failed => ErrorCode::CameraFailed,
             },
         }
     }

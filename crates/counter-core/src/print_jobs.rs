@@ -7,8 +7,8 @@ use jiff::Timestamp;
 use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::{Deserialize, Serialize};
 
-use super::{Heading, Language, Money, Receipt, ReceiptKind, last_four};
 use crate::outbox::{ItemId, OutboxItem, Write};
+use crate::receipts::{Heading, Language, Money, Receipt, ReceiptKind, last_four};
 use crate::settings;
 use crate::views::Answer;
 
