@@ -5,7 +5,7 @@ use std::fmt;
 
 use crate::code::ErrorCode;
 use crate::problem::Problem;
-use crate::retry::RetryAfter;
+use crate::retry_after::RetryAfter;
 
 /// Why a request failed.
 #[derive(Debug, thiserror::Error)]

@@ -84,6 +84,20 @@
 //! # Ok(())
 //! # }
 //! ```
+//!
+//! # Layers
+//!
+//! Each module uses only its own layer or lower ones (`crates/layers` checks it in
+//! `make lint`). Bottom to top:
+//!
+//! 0. `macros`, `money`, [`rate_limit`], `idempotency`, `retry_after`: leaves.
+//! 1. `code`, `ids`, `key`: the API's error codes, ids and keys.
+//! 2. `response`, `problem`: an answer's metadata, and a problem the service answered.
+//! 3. `error`: the client's one error type.
+//! 4. [`retry`], [`models`]: when to send again; the API's resources as types.
+//! 5. `client`: the HTTP client, where every answer is decoded.
+//! 6. `paginate`: walking a list page by page.
+//! 7. [`resources`]: one module of operations per resource.
 
 #![warn(missing_docs)]
 
@@ -102,6 +116,7 @@ pub mod rate_limit;
 pub mod resources;
 mod response;
 pub mod retry;
+mod retry_after;
 
 pub use client::{
     BaseUrlProblem, BuildError, Client, ClientBuilder, DEFAULT_USER_AGENT, Observer, check_base_url,

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::code::{ErrorCode, ProblemClass};
 use crate::money::Money;
-use crate::retry::RetryAfter;
+use crate::retry_after::RetryAfter;
 
 /// One refused field of a `validation_failed` answer.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
