@@ -26,7 +26,7 @@ use rand_chacha::ChaCha8Rng;
 pub const WIDTH: u32 = 1280;
 pub const HEIGHT: u32 = 720;
 
-pub use counter_camera::{Symbology, WALLET_SYMBOLOGIES};
+pub use symbology::{Symbology, WALLET_SYMBOLOGIES};
 
 /// The code's modules, one `bool` each (true: dark), as zxing-cpp's writer draws them
 /// (a linear code as one row of bars).

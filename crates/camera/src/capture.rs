@@ -14,7 +14,8 @@ use gstreamer::prelude::*;
 use gstreamer_app as gst_app;
 use gstreamer_video as gst_video;
 
-use crate::decode::{Code, Decoder, Luma};
+use crate::decode::{Code, Decoder};
+use crate::luma::Luma;
 use crate::seen::Seen;
 use crate::source::{Source, images_in};
 

@@ -4,62 +4,9 @@ use std::sync::OnceLock;
 
 use zxingcpp::{BarcodeFormat, BarcodeReader, ImageFormat, ImageView};
 
+use crate::luma::Luma;
 use crate::views::{View, bars_roll, halved, sharpened};
-
-/// The symbologies a wallet pass may carry.
-pub const WALLET_SYMBOLOGIES: [Symbology; 5] = [
-    Symbology::Qr,
-    Symbology::Pdf417,
-    Symbology::Aztec,
-    Symbology::Code128,
-    Symbology::DataMatrix,
-];
-
-/// A barcode symbology the till reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Symbology {
-    Qr,
-    Pdf417,
-    Aztec,
-    Code128,
-    DataMatrix,
-}
-
-impl Symbology {
-    /// Its short name (`qr`, `pdf417`, `aztec`, `code128`, `datamatrix`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Qr => "qr",
-            Self::Pdf417 => "pdf417",
-            Self::Aztec => "aztec",
-            Self::Code128 => "code128",
-            Self::DataMatrix => "datamatrix",
-        }
-    }
-
-    /// zxing-cpp's name for it.
-    pub fn format(self) -> BarcodeFormat {
-        match self {
-            Self::Qr => BarcodeFormat::QRCode,
-            Self::Pdf417 => BarcodeFormat::PDF417,
-            Self::Aztec => BarcodeFormat::Aztec,
-            Self::Code128 => BarcodeFormat::Code128,
-            Self::DataMatrix => BarcodeFormat::DataMatrix,
-        }
-    }
-
-    fn of(format: BarcodeFormat) -> Option<Self> {
-        // An Aztec rune carries one byte, no pass uses one, and noise makes them up: the
-        // benchmark's frames read one as "190".
-        if format == BarcodeFormat::AztecRune {
-            return None;
-        }
-        // A variant (a model 2 QR code, a full-range Aztec) reads as its symbology.
-        WALLET_SYMBOLOGIES
-            .into_iter()
-            .find(|s| s.format() == format || s.format() == format.symbology())
-    }
-}
+pub use symbology::{Symbology, WALLET_SYMBOLOGIES};
 
 /// A code read from a frame.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,27 +14,6 @@ pub struct Code {
     /// What it says, as a wedge scanner would type it.
     pub text: String,
     pub symbology: Symbology,
-}
-
-/// A frame's brightness, one byte a pixel, rows without padding.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Luma {
-    pub width: u32,
-    pub height: u32,
-    pub pixels: Vec<u8>,
-}
-
-impl Luma {
-    /// `None` when `pixels` is not `width × height` bytes.
-    pub fn new(width: u32, height: u32, pixels: Vec<u8>) -> Option<Self> {
-        (width > 0 && height > 0 && pixels.len() == width as usize * height as usize).then_some(
-            Self {
-                width,
-                height,
-                pixels,
-            },
-        )
-    }
 }
 
 /// Reads the wallet symbologies in frames.

@@ -29,14 +29,27 @@
 //! drop(camera); // the device is released
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # Layers
+//!
+//! Each module uses only its own layer or lower ones (`crates/layers` checks it in
+//! `make lint`). Bottom to top:
+//!
+//! 0. `luma`, `seen`, `source`: a frame's brightness, a code held in view, where
+//!    frames come from.
+//! 1. `views`: other views of a frame (turned, enlarged, sharpened, halved).
+//! 2. `decode`: a frame's barcode, read in the frame and its views.
+//! 3. `capture`: the camera, its frames through GStreamer.
 
 mod capture;
 mod decode;
+mod luma;
 mod seen;
 mod source;
 mod views;
 
 pub use capture::{Camera, CameraError, FoundCamera, Sight, cameras};
-pub use decode::{Code, Decoder, Luma, Symbology, WALLET_SYMBOLOGIES};
+pub use decode::{Code, Decoder, Symbology, WALLET_SYMBOLOGIES};
+pub use luma::Luma;
 pub use seen::{REPEAT_WINDOW, Seen};
 pub use source::{Source, SourceError};

@@ -12,7 +12,7 @@
 //! - **A blurred code, sharpened** ([`sharpened`]): modules a blur ran together, apart.
 //! - **A code held near, at half size** ([`halved`]): the quickest read, and the first.
 
-use crate::decode::Luma;
+use crate::luma::Luma;
 
 /// Bins of the edges' directions, 2° each over 180°.
 const BINS: usize = 90;
