@@ -9,24 +9,9 @@ use std::sync::Mutex;
 use base64::Engine as _;
 use counter_camera::{Camera, Sight, Source};
 use counter_core::CameraError;
-use serde::Serialize;
 use tauri::{AppHandle, Manager};
 
-use crate::mailbox::{Mailboxes, PageEvent};
-
-/// What the camera sends the window that opened it.
-#[derive(Debug, Clone, Serialize, ts_rs::TS)]
-#[serde(tag = "type", rename_all = "snake_case")]
-#[ts(export)]
-pub enum CameraSight {
-    /// The newest frame, small, as a `data:image/jpeg` URL.
-    Preview { url: String },
-    /// A code read (not seen in the last few seconds): the text a wedge scanner would
-    /// type.
-    Code { text: String },
-    /// The camera stopped working.
-    Failed,
-}
+use crate::mailbox::{CameraSight, Mailboxes, PageEvent};
 
 /// The camera, when a screen has it open.
 #[derive(Debug, Default)]

@@ -18,15 +18,6 @@ use tauri::{Manager, Runtime, UriSchemeContext, UriSchemeResponder};
 use crate::CommandError;
 use crate::command_table::COMMANDS;
 
-/// A command and the arguments the page sends it, as `build.rs` read them.
-#[derive(Debug)]
-pub struct Command {
-    /// The command's name.
-    pub name: &'static str,
-    /// Its arguments, as the page names them (camelCase).
-    pub arguments: &'static [&'static str],
-}
-
 /// The largest call the door takes. The largest a page sends is a message to card
 /// holders: a title and a body of a few hundred characters.
 pub const MOST_BYTES: usize = 64 * 1024;

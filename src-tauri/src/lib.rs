@@ -5,6 +5,21 @@
 //! call one function of the core, map the error); rules and storage live below.
 //!
 //! Dependencies point down: `loyalty-counter` → `counter-core` → `loyalty-api`.
+//!
+//! # Layers
+//!
+//! Each module uses only its own layer or lower ones (`crates/layers` checks it in
+//! `make lint`). Bottom to top:
+//!
+//! 0. `views`, `customer`, `kiosk`, `logging`, `instance`, `trouble`, `demo`,
+//!    `demo_off`: leaves (what the page receives, the customer's window, the kiosk's
+//!    session, the log, one copy, what went wrong, the built-in demo or its absence).
+//! 1. `error`, `cli`, `mailbox`: a command's error, the command line, each window's
+//!    mailbox of events.
+//! 2. `camera`, `till`: the camera a screen opened, the open till.
+//! 3. `commands`: the commands, thin adapters over the core.
+//! 4. `command_table`: every command's handler and arguments, read by `build.rs`.
+//! 5. `door`, `command_lists`: the door every call comes through; the lists' test.
 
 mod camera;
 mod cli;
@@ -14,7 +29,15 @@ mod command_lists;
 /// arguments each takes.
 #[macro_use]
 mod command_table {
-    use crate::door::Command;
+    /// A command and the arguments the page sends it, as `build.rs` read them.
+    #[derive(Debug)]
+    pub struct Command {
+        /// The command's name.
+        pub name: &'static str,
+        /// Its arguments, as the page names them (camelCase).
+        pub arguments: &'static [&'static str],
+    }
+
     include!(concat!(env!("OUT_DIR"), "/commands.rs"));
 }
 mod commands;

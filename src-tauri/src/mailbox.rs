@@ -20,8 +20,21 @@ use std::sync::{Arc, Mutex};
 use serde::Serialize;
 use tokio::sync::Notify;
 
-use crate::camera::CameraSight;
 use crate::views::CoreEvent;
+
+/// What the camera sends the window that opened it.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[ts(export)]
+pub enum CameraSight {
+    /// The newest frame, small, as a `data:image/jpeg` URL.
+    Preview { url: String },
+    /// A code read (not seen in the last few seconds): the text a wedge scanner would
+    /// type.
+    Code { text: String },
+    /// The camera stopped working.
+    Failed,
+}
 
 /// The most a mailbox keeps for a page that does not ask; the oldest go first. A
 /// counter's page takes what waits within a frame; a thousand events is minutes of a busy

@@ -30,6 +30,16 @@
 //! assert!(paper[0].cut);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # Layers
+//!
+//! Each module uses only its own layer or lower ones (`crates/layers` checks it in
+//! `make lint`). Bottom to top:
+//!
+//! 0. `status`, `receipt`, `pages`, `camera`: leaves (the printer's state, a receipt
+//!    decoded, paper pages, a printed code seen as a camera would).
+//! 1. `decode`: the ESC/POS bytes it received, decoded.
+//! 2. `server`: the loopback port and what it answers.
 
 mod camera;
 mod decode;

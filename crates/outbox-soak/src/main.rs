@@ -16,6 +16,17 @@
 //!
 //! Everything runs on 127.0.0.1; each role stops when its standard input closes, so
 //! no child outlives the driver.
+//!
+//! # Layers
+//!
+//! Each module uses only its own layer or lower ones (`crates/layers` checks it in
+//! `make lint`). Bottom to top:
+//!
+//! 0. `workload`, `secrets_scan`, `server`: the seeded writes, the search for keys in
+//!    files, the server's role.
+//! 1. `reconcile`: the till's records against the server's.
+//! 2. `till`: the till's role.
+//! 3. `driver`: the driver, which runs the other two and injects the faults.
 
 mod driver;
 mod reconcile;

@@ -3,7 +3,8 @@
 //! manager where setting up or cancelling needs one.
 
 use counter_core::ItemId;
-use counter_core::receipts::{JobId, Language, Preview, PrintJob, PrinterReport, PrinterSetup};
+use counter_core::print_jobs::{JobId, PrintJob};
+use counter_core::receipts::{Language, Preview, PrinterReport, PrinterSetup};
 use loyalty_api::CardId;
 use tauri::State;
 
