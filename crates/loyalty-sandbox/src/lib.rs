@@ -29,27 +29,27 @@
 //! # }
 //! ```
 //!
-//! # Layout
+//! # Layers
 //!
-//! The modules are layers, and each uses only its own layer or lower ones (the
-//! `layers` test of `tests/api` names the file and line of a use that points up).
-//! Bottom to top:
+//! The modules are layers: each uses only its own layer or lower ones, and the
+//! modules of one layer use each other one way only (`crates/layers` names the file
+//! and line of a use that points up, in `make lint`). Bottom to top:
 //!
 //! 0. `ids`, `clock`, `money`, `cursor`, `keys`, `request_id`, `faults`: leaves.
-//! 1. [`wire`] and [`error`]: the API's answer and request shapes, used both to
-//!    answer and to document, and its problems.
+//! 1. [`wire`], [`error`]: the API's answer and request shapes, used both to answer
+//!    and to document, and its problems.
 //! 2. [`rules`]: the pure counter rules and the values they work on.
 //! 3. [`store`]: rows and SQL, one module per resource; it builds no answer.
 //! 4. [`views`]: each row as its wire shape.
-//! 5. [`actions`] (what each write does, in one transaction, returning its typed
-//!    answer) and [`webhooks`] (signing and posting deliveries).
-//! 6. [`ratelimit`] and [`state`]: what every request shares.
+//! 5. [`actions`], [`webhooks`]: what each write does (in one transaction, returning
+//!    its typed answer); signing and posting deliveries.
+//! 6. [`ratelimit`], [`state`]: what every request shares.
 //! 7. [`worker`]: the background tick.
 //! 8. [`http`]: routes, extractors and middleware; they hold no SQL and no rules.
 //! 9. [`openapi`]: the document, generated from the routes' annotations.
+//! 10. [`decisions`]: every choice the spec leaves open, written down.
 //!
 //! The crate root assembles them: [`app`] gives the router the document's handler.
-//! Every choice the spec leaves open is written down in [`decisions`].
 
 #![warn(missing_docs)]
 
