@@ -6,6 +6,13 @@ export PATH := $(HOME)/.cargo/bin:$(PATH)
 # One feature set for every build, so the app, its tests and clippy share compiled crates.
 # `custom-protocol` embeds ui/dist in the app instead of loading the Vite dev server.
 FEATURES := --features loyalty-counter/custom-protocol
+# Clippy's lints come with the build: clippy-driver compiles the workspace's own crates
+# in place of rustc (as `cargo clippy` runs it, but building instead of only checking),
+# warnings denied. A `cargo clippy` apart checked all ~330 dependencies a second time:
+# 5.7 of a cold `make test`'s minutes. Every cargo run below sees the same two
+# variables, so they all share one build.
+export RUSTC_WORKSPACE_WRAPPER := $(shell PATH='$(PATH)' command -v clippy-driver)
+export CLIPPY_ARGS := -D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
 APP := target/debug/loyalty-counter
 UI_DIST := ui/dist/index.html
 UI_SOURCES := $(shell find ui/src ui/public -type f 2>/dev/null) ui/index.html ui/vite.config.ts ui/package-lock.json
@@ -19,7 +26,12 @@ demo: setup app
 	$(APP) --demo
 
 ## test: install what is missing, then every check and test, end-to-end included.
-test: setup-test build lint rust-test ui-test bindings-fresh api-fuzz keychain-test kiosk-session-test soak-short e2e
+# The end-to-end suite leaves most of the machine idle (it waits on its window): the
+# checks that need neither cargo nor the suite's ports and files run beside it, each
+# one's output printed whole when it ends.
+test: setup-test build lint rust-test bindings-fresh keychain-test kiosk-session-test
+	$(MAKE) --no-print-directory -j4 --output-sync=target -o setup -o setup-test -o build \
+	  ui-test api-fuzz soak-short e2e
 
 setup:
 	@scripts/setup.sh build
@@ -40,18 +52,26 @@ app: ui
 	cargo build -p loyalty-counter $(FEATURES)
 
 # Everything the tests run, in one cargo run: the app, the soak, every test binary and
-# example (but the end-to-end tests', `test = false`, which `make e2e` builds in seconds). One run means one feature resolution, so the test runs below (which ask for
+# example (but the end-to-end tests', `test = false`, which `make e2e` builds in
+# seconds). One run means one feature resolution, so the test runs below (which ask for
 # the same workspace and features) find every crate built and compile nothing again.
+# First, the app without its built-in demo (no local server linked) is built, lints
+# included: the same resolution but for the app's own crate, which the second run
+# builds again with the demo (so the app the tests start has it).
 build: setup $(UI_DIST)
+	@test -n "$$RUSTC_WORKSPACE_WRAPPER" || { echo "clippy is missing: rustup component add clippy"; exit 1; }
+	cargo build --workspace --all-targets --no-default-features $(FEATURES)
 	cargo build --workspace --all-targets $(FEATURES)
 
-lint: $(UI_DIST)
+lint: build
+	# Every crate reads from the bottom up: no module uses one above it, no circle
+	# (the layers each crate's root declares; crates/layers).
+	cargo test -q -p layers
 	cargo fmt --all --check
-	cargo clippy --workspace --all-targets $(FEATURES) -- -D warnings
-	# The end-to-end tests (`test = false`: `--all-targets` leaves them out), by name.
-	cargo clippy --workspace --test e2e $(FEATURES) -- -D warnings
-	# The app without its built-in demo (no local server linked) builds, warning-free.
-	cargo clippy -p loyalty-counter --no-default-features --features custom-protocol -- -D warnings
+	# Clippy, warnings denied: `make build` gave the lints of every crate, with and
+	# without the demo; the end-to-end tests (`test = false`: `--all-targets` leaves
+	# them out) are built here, by name.
+	cargo test --no-run --workspace --test e2e $(FEATURES)
 	npm --prefix ui run check --silent
 
 rust-test: build
@@ -85,8 +105,8 @@ bindings-fresh: rust-test
 
 # The local server against its own OpenAPI document (schemathesis, in a venv under
 # target/): a short run in `make test`, a longer one in `make fuzz`.
-api-fuzz:
-	crates/loyalty-sandbox/fuzz/run.sh 20
+api-fuzz: build
+	SANDBOX_BUILT=1 crates/loyalty-sandbox/fuzz/run.sh 20
 
 # `make fuzz`: the local server's fuzz, longer; then every command of the app through
 # its real window, 50 times the calls of `make test` (FUZZ_SEED=n replays a run).

@@ -60,16 +60,33 @@ install_ui_packages() {
 install_tauri_driver() {
   command -v tauri-driver >/dev/null && return
   say "installing tauri-driver from crates.io"
-  cargo install tauri-driver --locked --quiet
+  # Built as any crate from crates.io: not through the project's lints (the Makefile
+  # has clippy-driver build the workspace's own crates, warnings denied).
+  env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS cargo install tauri-driver --locked --quiet
 }
 
 check_toolchains
-install_debian_packages "${build_packages[@]}"
-install_ui_packages
+packages=("${build_packages[@]}")
 if [ "$need" = test ] || [ "$need" = bundle ]; then
-  install_debian_packages "${test_packages[@]}"
-  install_tauri_driver
+  packages+=("${test_packages[@]}")
+  # tauri-driver compiles while apt and npm download and unpack (it needs neither).
+  install_tauri_driver &
+  driver=$!
 fi
 if [ "$need" = bundle ]; then
-  install_debian_packages "${bundle_packages[@]}"
+  packages+=("${bundle_packages[@]}")
+fi
+# One apt-get run for all that is missing (one update of the lists, one install).
+install_debian_packages "${packages[@]}"
+if [ "$need" = test ]; then
+  # The API fuzz's schemathesis (PyPI) installs while npm does (it needs python3-venv).
+  crates/loyalty-sandbox/fuzz/run.sh --install &
+  fuzzer=$!
+fi
+install_ui_packages
+if [ -n "${driver:-}" ]; then
+  wait "$driver" || { say "tauri-driver did not install"; exit 1; }
+fi
+if [ -n "${fuzzer:-}" ]; then
+  wait "$fuzzer" || { say "schemathesis did not install"; exit 1; }
 fi

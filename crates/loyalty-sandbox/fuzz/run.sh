@@ -2,6 +2,7 @@
 # Fuzzes a running loyalty-sandbox against its own OpenAPI document with schemathesis.
 #
 #   crates/loyalty-sandbox/fuzz/run.sh [EXAMPLES]   (default 20 examples per operation)
+#   crates/loyalty-sandbox/fuzz/run.sh --install    (only schemathesis's environment)
 #
 # Builds the binary, starts it on 127.0.0.1:0 with --demo --control, reads the URL and
 # the test key from its first lines, lifts the demo business's rate limits (so the run
@@ -24,10 +25,16 @@ if [ ! -x "$venv/bin/schemathesis" ]; then
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet "schemathesis==$schemathesis_version"
 fi
+# `run.sh --install`: only the above (scripts/setup.sh, while the rest installs).
+[ "$examples" = --install ] && exit 0
 
 # The workspace's one build (as `make build` runs it): asking for this binary alone
-# would resolve other features and compile half the dependencies again.
-(cd "$root" && cargo build --quiet --workspace --all-targets --features loyalty-counter/custom-protocol)
+# would resolve other features and compile half the dependencies again. `make` has built
+# it already (SANDBOX_BUILT=1), and runs this beside the end-to-end suite, whose app a
+# build that links its binaries again must not touch.
+if [ -z "${SANDBOX_BUILT:-}" ]; then
+    (cd "$root" && cargo build --quiet --workspace --all-targets --features loyalty-counter/custom-protocol)
+fi
 
 work="$(mktemp -d)"
 "$target/debug/loyalty-sandbox" --listen 127.0.0.1:0 --demo --control \
