@@ -83,7 +83,8 @@ pub fn encode(receipt: &Preview) -> Vec<u8> {
                     } else {
                         printer.reset_size()?;
                     }
-                    printer.writeln(text)?;
+                    write_text(&mut printer, text)?;
+                    printer.feed()?;
                 }
                 PaperLine::Qr { data, .. } => {
                     printer.justify(JustifyMode::CENTER)?.qrcode_option(
@@ -104,6 +105,28 @@ pub fn encode(receipt: &Preview) -> Vec<u8> {
     // The crate refuses only sizes and options out of range, which are fixed here.
     written.expect("a laid-out receipt always encodes");
     bytes.take()
+}
+
+/// Writes `text` in the printer's page: plain ASCII as itself, the rest through the
+/// crate's table of the page. The crate looks every character up in that table, and its
+/// PC858 table puts `-` at 0xF0, the soft hyphen: a date or a ticket number would not
+/// print as the preview shows it.
+fn write_text(printer: &mut Printer<Bytes>, text: &str) -> EscposResult<()> {
+    let mut rest = text;
+    while !rest.is_empty() {
+        let ascii = rest.find(|c: char| !c.is_ascii()).unwrap_or(rest.len());
+        let (plain, after) = rest.split_at(ascii);
+        if !plain.is_empty() {
+            printer.custom(plain.as_bytes())?;
+        }
+        let other = after.find(|c: char| c.is_ascii()).unwrap_or(after.len());
+        let (accented, after) = after.split_at(other);
+        if !accented.is_empty() {
+            printer.write(accented)?;
+        }
+        rest = after;
+    }
+    Ok(())
 }
 
 /// The real-time status requests the till asks before printing, in order.
@@ -194,6 +217,30 @@ mod tests {
             }
         }
         assert_eq!(missing, Vec::<char>::new());
+    }
+
+    /// Pins the `escpos` crate's PC858 table, which sends `-` as the soft hyphen: every
+    /// printed byte, read back through the page, is the preview's character.
+    #[test]
+    fn every_character_prints_as_the_preview_shows_it() {
+        let ascii: String = (' '..='~').collect();
+        let lines = [ascii.as_str(), KEPT, "2026-11-28 10:05 · T-2001 · 12,50 €"];
+        let preview = Preview {
+            columns: 48,
+            lines: lines
+                .iter()
+                .map(|text| PaperLine::Text {
+                    text: (*text).to_owned(),
+                    bold: false,
+                    large: false,
+                    align: Align::Left,
+                })
+                .collect(),
+        };
+        let printed = fake_printer::decode(&encode(&preview)).expect("the bytes decode");
+        assert_eq!(printed.len(), 1, "one receipt, cut once");
+        let text: Vec<String> = printed[0].text().into_iter().take(lines.len()).collect();
+        assert_eq!(text, lines);
     }
 
     #[test]
