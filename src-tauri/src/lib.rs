@@ -13,7 +13,8 @@
 //!
 //! 0. `views`, `customer`, `kiosk`, `logging`, `instance`, `trouble`, `demo`,
 //!    `demo_off`: leaves (what the page receives, the customer's window, the kiosk's
-//!    session, the log, one copy, what went wrong, the built-in demo or its absence).
+//!    session, the log, one copy, what went wrong, the built-in demo; `demo_off.rs` is
+//!    the file `demo` is read from in a build without it).
 //! 1. `error`, `cli`, `mailbox`: a command's error, the command line, each window's
 //!    mailbox of events.
 //! 2. `camera`, `till`: the camera a screen opened, the open till.

@@ -45,12 +45,13 @@
 //! Each module uses only its own layer or lower ones, and the modules of one layer use
 //! each other one way only (`crates/layers` checks it in `make lint`). Bottom to top:
 //!
-//! 0. `clock`, `ids`, `kinds`, `keys`, `zoom`, `language`, `lock`, `secrets`: leaves
-//!    (time, ids, the API's kinds, keyboard layouts, zoom, the till's languages, the
-//!    one-copy lock, the key in the keychain).
+//! 0. `clock`, `ids`, `kinds`, `keys`, `zoom`, `language`, `lock`, `secrets`,
+//!    `optional_decimal`: leaves (time, ids, the API's kinds, keyboard layouts, zoom,
+//!    the till's languages, the one-copy lock, the key in the keychain, a decimal kept
+//!    as text).
 //! 1. `db`, `pin`, `config`: the till's SQLite file and its migrations, the manager's
 //!    PIN, what the shell sets.
-//! 2. [`error`]: the core's one error type, its codes and the data each carries.
+//! 2. [`error`]: the core's error type, its codes, and the error data the modules share.
 //! 3. [`scanner`], [`input`], [`payment`], [`trouble`]: what was scanned or typed,
 //!    amounts and the offline policy, what went wrong opening the till.
 //! 4. [`views`], [`offer`], [`customer_display`], [`receipts`]: what the service's
@@ -92,6 +93,7 @@ pub mod language;
 mod learner;
 pub mod lock;
 pub mod offer;
+mod optional_decimal;
 pub mod outbox;
 mod outcome;
 pub mod payment;

@@ -6,8 +6,8 @@
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
+use crate::error::PolicyRefusal;
 use crate::kinds::{Abilities, GiftCardStatus, LoyaltyType};
-use crate::payment::PolicyRefusal;
 use crate::views::{CardView, GiftCardView, PassView};
 
 for_the_ui! {

@@ -80,12 +80,12 @@ fn is_id_char(c: char) -> bool {
 /// The loyalty card `text` names, where only a loyalty card will do (a fresh read of
 /// the card on screen): a card's id, or a code without a prefix this till knows, which
 /// the service decides on. Anything else is refused as not a card.
-pub fn card_id(text: &str) -> Result<CardId, crate::input::InputError> {
+pub fn card_id(text: &str) -> Result<CardId, crate::error::InputError> {
     match read(text) {
         Scanned::Card { id } => Ok(id),
         Scanned::Unknown { code } => Ok(CardId::new(code)),
         Scanned::GiftCard { .. } | Scanned::NotACard { .. } => {
-            Err(crate::input::InputError::NotACard {
+            Err(crate::error::InputError::NotACard {
                 given: crate::input::shown(text),
             })
         }

@@ -1,5 +1,6 @@
 //! Serializable copies of the API's answers, for the outbox's stored answers, the
-//! cache and the UI. The client's models only deserialize; these also serialize.
+//! cache and the UI. The client's models only deserialize; these also serialize. Also where
+//! a card stands ([`Progress`]), as the customer reads it.
 
 use jiff::Timestamp;
 use loyalty_api::{
@@ -305,30 +306,6 @@ pub struct IssuedGiftCardView {
     /// Why it did not (answers kept before this was recorded have none).
     #[serde(default)]
     pub email_reason: Option<EmailReason>,
-}
-
-/// Serde for an optional decimal kept as text (`"12.50"` or null), exactly.
-pub(crate) mod optional_decimal {
-    use rust_decimal::Decimal;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub(crate) fn serialize<S: Serializer>(
-        amount: &Option<Decimal>,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match amount {
-            Some(amount) => serializer.serialize_str(&amount.to_string()),
-            None => serializer.serialize_none(),
-        }
-    }
-
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Option<Decimal>, D::Error> {
-        Option::<String>::deserialize(deserializer)?
-            .map(|text| text.parse::<Decimal>().map_err(serde::de::Error::custom))
-            .transpose()
-    }
 }
 
 /// A message's preview, as the manager sees it before confirming.

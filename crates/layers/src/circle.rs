@@ -3,7 +3,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The names of one circle of `edges` (`a → b → … → a`, the first name repeated at
-/// the end), the smallest name first; None when the graph has none.
+/// the end), the first met walking from each name in order; None when the graph has
+/// none.
 pub fn find<'a>(edges: impl IntoIterator<Item = (&'a str, &'a str)>) -> Option<Vec<&'a str>> {
     let mut next: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
     for (from, to) in edges {

@@ -13,9 +13,17 @@
 //! - a circle of crates through their path dependencies (dev-dependencies included).
 //!
 //! A use is any path of the crate the code names (`crate::`, `super::`, `self::`, use
-//! groups, paths in expressions), followed through the `use` lines of the modules it
-//! passes (a re-export hides no use). A module's use of its own ancestors or
-//! descendants is no edge: a folder's `mod.rs` and its files are one module.
+//! groups, paths in expressions and types, a bare `use` of a child module, a path an
+//! attribute names as text such as `#[serde(with = "crate::m")]`), followed through the
+//! `use` lines of the modules it passes, aliases included (a re-export hides no use). A
+//! module's use of its own ancestors or descendants is no edge: a folder's `mod.rs` and
+//! its files are one module.
+//!
+//! What a reading of the text cannot see, it does not claim: a sibling named bare after
+//! a glob (`use super::*;` then `scans::f()`), a glob re-export (`pub use m::*`), a
+//! macro's `$crate::` paths, code brought in by `include!`, and an item defined in a
+//! `mod.rs` or the root that two of its children use round. It reads each member's
+//! `src/` (a library's `main.rs` and `src/bin/` are crates of their own).
 //!
 //! `make lint` runs it (`cargo test -p layers`), and so does `make test`.
 //!
@@ -68,6 +76,13 @@ pub fn check_crate(dir: &Path, shown: &str) -> std::io::Result<Vec<String>> {
         }
     }
     let mut seen = Vec::new();
+    for (index, (layer, _, line)) in declared.layers.iter().enumerate() {
+        if usize::try_from(*layer).ok() != Some(index) {
+            findings.push(format!(
+                "{root}:{line}: layer {layer} is item {index} of `# Layers`: number them 0, 1, 2… bottom first"
+            ));
+        }
+    }
     for (layer, names, line) in &declared.layers {
         if names.is_empty() {
             findings.push(format!("{root}:{line}: layer {layer} names no module"));

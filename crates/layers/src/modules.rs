@@ -102,8 +102,12 @@ impl Crate {
                 continue;
             }
             let module = module_of(in_src);
-            let code = code_only(&fs::read_to_string(&path)?);
-            let read = paths::read(&code, &module);
+            let src = fs::read_to_string(&path)?;
+            let code = code_only(&src);
+            let mut read = paths::read(&code, &module);
+            // A path written as text in an attribute; inline modules aside (rare there),
+            // it is the file's module's.
+            read.references.extend(paths::in_strings(&src, &module));
             modules.insert(module.clone());
             // An inline `mod tests` is part of the module it tests: its uses are that
             // module's (its `super::` still climbs from it).
@@ -160,11 +164,9 @@ impl Crate {
             .filter(|file| file.module == module)
             .flat_map(|file| &file.references)
             .filter(|reference| reference.from == module)
+            .filter(|reference| reference.binds.as_deref() == Some(name))
             .map(|reference| reference.path.as_slice())
-            .find(|path| {
-                path.last().is_some_and(|last| last == name)
-                    && !(path.len() == module.len() + 1 && path.starts_with(module))
-            })
+            .find(|path| !(path.len() == module.len() + 1 && path.starts_with(module)))
     }
 
     /// The module a path names, following a name its ancestors bring in from

@@ -2,7 +2,7 @@
 //! use groups included), each made absolute from the crate root, and the inline
 //! modules (`mod name { … }`) the file opens.
 
-use crate::source::ident;
+use crate::source::{ident, inside_word};
 
 /// A path of the crate named in a file: where, and its segments from the crate root
 /// (`crate::a::{b::C, d}` is two: `a::b::C` and `a::d`).
@@ -18,6 +18,9 @@ pub struct Reference {
     /// a path of the crate only if its first segment is a child module of `from`, an
     /// external crate's otherwise.
     pub bare: bool,
+    /// The name a `use` binds it to in `from` (its last segment, or its `as` alias);
+    /// None for a path named elsewhere (an expression, a type, an attribute's text).
+    pub binds: Option<String>,
 }
 
 /// What a file says of the crate: its paths and its inline modules (absolute).
@@ -45,7 +48,7 @@ fn inline_module_at(code: &str, brace: usize) -> Option<&str> {
 
 /// Expands the use tree at the start of `text` under `prefix` into `out`; returns how
 /// many bytes it read.
-fn use_tree(text: &str, prefix: &[String], out: &mut Vec<Vec<String>>) -> usize {
+fn use_tree(text: &str, prefix: &[String], out: &mut Vec<(Vec<String>, Option<String>)>) -> usize {
     let mut at = text.len() - text.trim_start().len();
     let mut path = prefix.to_vec();
     loop {
@@ -69,13 +72,13 @@ fn use_tree(text: &str, prefix: &[String], out: &mut Vec<Vec<String>>) -> usize 
             }
         }
         if rest.starts_with('*') {
-            out.push(path);
+            out.push((path, None));
             return at + 1;
         }
         let name = ident(rest);
         if name.is_empty() {
             if path.len() > prefix.len() {
-                out.push(path);
+                out.push((path, None));
             }
             return at;
         }
@@ -88,14 +91,15 @@ fn use_tree(text: &str, prefix: &[String], out: &mut Vec<Vec<String>>) -> usize 
         match after.trim_start().strip_prefix("::") {
             Some(next) if !next.trim_start().starts_with('<') => at += gap + 2,
             _ => {
-                out.push(path);
                 // `as alias` belongs to this tree; the caller skips to its `,` or `}`.
-                let tail = &text[at..];
-                let alias = tail.trim_start();
-                if let Some(renamed) = alias.strip_prefix("as ") {
+                let tail = text[at..].trim_start();
+                if let Some(renamed) = tail.strip_prefix("as ") {
                     let renamed = renamed.trim_start();
-                    return text.len() - renamed.len() + ident(renamed).len();
+                    let alias = ident(renamed);
+                    out.push((path, Some(alias.to_owned())));
+                    return text.len() - renamed.len() + alias.len();
                 }
+                out.push((path, None));
                 return at;
             }
         }
@@ -156,28 +160,63 @@ fn push_tree(
 ) -> usize {
     let mut paths = Vec::new();
     let used = use_tree(&code[start + after..], base, &mut paths);
-    for path in paths
-        .into_iter()
-        .filter(|path| path.len() > base.len() || !bare)
-    {
-        if !path.is_empty() {
-            read.references.push(Reference {
-                offset: start,
-                from: here.to_vec(),
-                path,
-                bare,
-            });
+    let in_use = bare || after_use(code, start);
+    for (path, alias) in paths {
+        if path.is_empty() || (bare && path.len() <= base.len()) {
+            continue;
         }
+        let binds = in_use
+            .then(|| alias.or_else(|| path.last().cloned()))
+            .flatten();
+        read.references.push(Reference {
+            offset: start,
+            from: here.to_vec(),
+            path,
+            bare,
+            binds,
+        });
     }
     used
+}
+
+/// Whether the path at byte `at` is the tree of a `use` (`use crate::…`,
+/// `pub(crate) use super::…`).
+fn after_use(code: &str, at: usize) -> bool {
+    let before = code[..at].trim_end();
+    before.ends_with("use") && !inside_word(before, before.len() - 3)
+}
+
+/// The paths of the crate that string literals of `src` name whole (`#[serde(with =
+/// "crate::m")]`), each read as a path written at its quote, in module `module`.
+pub fn in_strings(src: &str, module: &[String]) -> Vec<Reference> {
+    let mut found = Vec::new();
+    for (offset, text) in crate::source::strings(src) {
+        let is_path = text
+            .split("::")
+            .all(|part| !part.is_empty() && ident(part) == part);
+        if !is_path || path_start(text, 0).is_none() {
+            continue;
+        }
+        let (Some(mut path), after) = resolve_start(text, module) else {
+            continue;
+        };
+        path.extend(text[after..].split("::").map(str::to_owned));
+        found.push(Reference {
+            offset,
+            from: module.to_vec(),
+            path,
+            bare: false,
+            binds: None,
+        });
+    }
+    found
 }
 
 /// The length of `use ` and the space after it when a `use` whose path is bare
 /// (neither `crate::`, `super::`, `self::` nor `::`) starts at byte `at`.
 fn bare_use(code: &str, at: usize) -> Option<usize> {
     let rest = code[at..].strip_prefix("use")?;
-    let before = at.checked_sub(1).map(|b| code.as_bytes()[b]);
-    if before.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_') {
+    if inside_word(code, at) {
         return None;
     }
     let path = rest.trim_start();
@@ -205,8 +244,7 @@ fn path_start(code: &str, at: usize) -> Option<usize> {
         .find(|start| rest.starts_with(**start))?
         .len();
     let before = at.checked_sub(1).map(|b| code.as_bytes()[b]);
-    let inside =
-        before.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b':' || b == b'$');
+    let inside = inside_word(code, at) || before.is_some_and(|b| b == b':' || b == b'$');
     (!inside).then_some(len)
 }
 

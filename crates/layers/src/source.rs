@@ -1,5 +1,5 @@
 //! Rust source as the check reads it: code only (comments, strings and char literals
-//! blanked, line breaks kept, so byte offsets and line numbers stay those of the file),
+//! blanked byte for byte, line breaks kept, so offsets and line numbers stay the file's),
 //! and the identifiers in it.
 
 /// The length of a char literal at the start of `rest` (`'x'`, `'\n'`, `'\''`,
@@ -42,7 +42,7 @@ fn string(rest: &str) -> Option<usize> {
 }
 
 /// Whether byte `at` of `code` continues an identifier that began before it.
-fn inside_word(code: &str, at: usize) -> bool {
+pub fn inside_word(code: &str, at: usize) -> bool {
     at.checked_sub(1)
         .map(|before| code.as_bytes()[before])
         .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
@@ -71,15 +71,41 @@ pub fn code_only(src: &str) -> String {
             out.push(c);
             i += c.len_utf8();
         } else {
-            out.extend(
-                rest[..skip]
-                    .chars()
-                    .map(|c| if c == '\n' { '\n' } else { ' ' }),
-            );
+            // As many spaces as the blanked text has bytes: offsets stay the file's.
+            for c in rest[..skip].chars() {
+                match c {
+                    '\n' => out.push('\n'),
+                    _ => out.extend(std::iter::repeat_n(' ', c.len_utf8())),
+                }
+            }
             i += skip;
         }
     }
     out
+}
+
+/// The contents of every plain string literal of `src` (not in a comment), with the
+/// byte offset of its opening quote: where an attribute names a path as text
+/// (`#[serde(with = "crate::m")]`).
+pub fn strings(src: &str) -> Vec<(usize, &str)> {
+    let code = code_only(src);
+    let mut found = Vec::new();
+    let mut i = 0;
+    while let Some(at) = src[i..].find('"').map(|at| at + i) {
+        // A quote that code_only blanked, with the code before it kept as is, opens a
+        // string (a comment's quote has its comment's start blanked before it too).
+        let opens = code.as_bytes()[at] == b' '
+            && !inside_word(src, at)
+            && code[..at].trim_end().len() == src[..at].trim_end().len();
+        match (opens, string(&src[at..])) {
+            (true, Some(len)) if len >= 2 => {
+                found.push((at, &src[at + 1..at + len - 1]));
+                i = at + len;
+            }
+            _ => i = at + 1,
+        }
+    }
+    found
 }
 
 /// The identifier at the start of `text` (empty when there is none).
@@ -101,7 +127,7 @@ mod tests {
 
     #[test]
     fn comments_strings_and_chars_are_blanked_and_lines_kept() {
-        let src = "use crate::a; // crate::b\nlet s = \"crate::c\"; let r = r#\"crate::d\"#;\nlet c = '\"'; fn f<'a>() {}\n/* crate::e\n */ crate::f";
+        let src = "use crate::a; // crate::b é\nlet s = \"crate::c\"; let r = r#\"crate::d\"#;\nlet c = '\"'; fn f<'a>() {}\n/* crate::e\n */ crate::f";
         let code = code_only(src);
         assert_eq!(code.len(), src.len());
         assert_eq!(code.lines().count(), src.lines().count());
@@ -109,6 +135,13 @@ mod tests {
         assert_eq!(paths.len(), 2, "{code}");
         assert!(code.contains("fn f<'a>()"));
         assert_eq!(line_of(&code, paths[1]), 5);
+    }
+
+    #[test]
+    fn strings_are_found_outside_comments_only() {
+        let src = "#[serde(with = \"crate::a\")] // \"crate::b\"\nlet s = \"x\";";
+        let found: Vec<&str> = strings(src).into_iter().map(|(_, s)| s).collect();
+        assert_eq!(found, ["crate::a", "x"]);
     }
 
     #[test]

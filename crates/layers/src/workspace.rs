@@ -47,8 +47,16 @@ pub fn members(root: &Path) -> std::io::Result<Vec<PathBuf>> {
 pub fn path_dependencies(member: &Path) -> std::io::Result<Vec<PathBuf>> {
     let manifest = fs::read_to_string(member.join("Cargo.toml"))?;
     let mut found = Vec::new();
+    let mut in_dependencies = false;
     for line in manifest.lines() {
-        let Some(at) = line.find("path = \"") else {
+        let line = line.trim();
+        if line.starts_with('[') {
+            // `[dependencies]`, `[dev-dependencies]`, `[target.'…'.dependencies]`...,
+            // not `[lib]` or `[[bin]]`, whose `path` is a file.
+            in_dependencies = line.trim_matches(['[', ']']).ends_with("dependencies");
+            continue;
+        }
+        let Some(at) = line.find("path = \"").filter(|_| in_dependencies) else {
             continue;
         };
         let rest = &line[at + "path = \"".len()..];

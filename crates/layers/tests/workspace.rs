@@ -248,3 +248,43 @@ fn crates_that_depend_on_each_other_are_a_circle() {
         ]
     );
 }
+
+#[test]
+fn layers_are_numbered_from_the_bottom_in_order() {
+    let root = ROOT.replace("1. `store`", "2. `store`");
+    let found = findings(
+        "numbers",
+        &[
+            ("lib.rs", &root),
+            ("error.rs", ""),
+            ("store.rs", ""),
+            ("views.rs", ""),
+            ("counter.rs", ""),
+        ],
+    );
+    assert_eq!(
+        found,
+        ["k/src/lib.rs:6: layer 2 is item 1 of `# Layers`: number them 0, 1, 2… bottom first"]
+    );
+}
+
+#[test]
+fn a_path_an_attribute_names_as_text_is_a_use() {
+    let found = findings(
+        "attribute",
+        &[
+            ("lib.rs", ROOT),
+            (
+                "error.rs",
+                "#[serde(with = \"crate::views::decimal\")]\nstruct E;",
+            ),
+            ("store.rs", ""),
+            ("views.rs", "pub mod decimal {}"),
+            ("counter.rs", ""),
+        ],
+    );
+    assert_eq!(
+        found,
+        ["k/src/error.rs:1: `error` (layer 0) uses `views` (layer 1), above it"]
+    );
+}

@@ -35,7 +35,8 @@
 //! modules of one layer use each other one way only (`crates/layers` names the file
 //! and line of a use that points up, in `make lint`). Bottom to top:
 //!
-//! 0. `ids`, `clock`, `money`, `cursor`, `keys`, `request_id`, `faults`: leaves.
+//! 0. `ids`, `clock`, `money`, `cursor`, `keys`, `request_id`, `faults`: the base (`keys`
+//!    and `request_id` use `ids`).
 //! 1. [`wire`], [`error`]: the API's answer and request shapes, used both to answer
 //!    and to document, and its problems.
 //! 2. [`rules`]: the pure counter rules and the values they work on.

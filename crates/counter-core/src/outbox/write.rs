@@ -21,7 +21,7 @@ pub enum Write {
         /// visit, points or redeem.
         action: ScanAction,
         /// The points (or amount) of a points scan.
-        #[serde(default, with = "crate::views::optional_decimal")]
+        #[serde(default, with = "crate::optional_decimal")]
         amount: Option<Decimal>,
         /// A repeat visit the cashier confirmed.
         confirm_repeat: bool,

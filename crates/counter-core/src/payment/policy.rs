@@ -48,11 +48,11 @@ pub struct CurrencyCaps {
     /// The currency.
     pub currency: Currency,
     /// The most one offline payment may take.
-    #[serde(default, with = "crate::views::optional_decimal")]
+    #[serde(default, with = "crate::optional_decimal")]
     pub per_payment: Option<Decimal>,
     /// The most all payments at risk together may take (queued, being sent, or
     /// waiting for a decision).
-    #[serde(default, with = "crate::views::optional_decimal")]
+    #[serde(default, with = "crate::optional_decimal")]
     pub total: Option<Decimal>,
 }
 

@@ -4,7 +4,7 @@
 //! [`Receipt::lay_out`] turns them into the lines on paper, in the till's language and
 //! for the paper's width. The preview on screen and the printer's bytes
 //! ([`escpos::encode`]) are both drawn from those lines, so what the cashier sees is
-//! what comes out. Jobs are kept in SQLite (`print_jobs`) and printed once by the till's
+//! what comes out. Jobs are kept in SQLite ([`print_jobs`](crate::print_jobs)) and printed once by the till's
 //! printer task (`Counter`'s), whatever the printer's state when they were made.
 //!
 //! The printer's words are here, not in the UI: the receipt is a document the till
