@@ -3,16 +3,20 @@ SHELL := bash
 .SHELLFLAGS := -euo pipefail -c
 export PATH := $(HOME)/.cargo/bin:$(PATH)
 
-# One feature set for every build, so the app, its tests and clippy share compiled crates.
-# `custom-protocol` embeds ui/dist in the app instead of loading the Vite dev server.
+# One feature set for the tests' builds, so the app, its tests and clippy share compiled
+# crates. `custom-protocol` embeds ui/dist in the app instead of loading the Vite dev
+# server.
 FEATURES := --features loyalty-counter/custom-protocol
-# Clippy's lints come with the build: clippy-driver compiles the workspace's own crates
-# in place of rustc (as `cargo clippy` runs it, but building instead of only checking),
-# warnings denied. A `cargo clippy` apart checked all ~330 dependencies a second time:
-# 5.7 of a cold `make test`'s minutes. Every cargo run below sees the same two
-# variables, so they all share one build.
-export RUSTC_WORKSPACE_WRAPPER := $(shell PATH='$(PATH)' command -v clippy-driver)
-export CLIPPY_ARGS := -D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
+# Clippy's lints come with the tests' build: clippy-driver compiles the workspace's own
+# crates in place of rustc (as `cargo clippy` runs it, but building instead of only
+# checking), warnings denied. A `cargo clippy` apart checked all ~330 dependencies a
+# second time: 5.7 of a cold `make test`'s minutes. Every target that builds or runs the
+# tests' build sets the same two variables, so they share it; the app a shop runs (`make
+# app`, `make bundle`) and the release builds measured (`make bench`, `make measure`) are
+# compiled by rustc alone.
+LINTED := test build lint rust-test e2e e2e-shots fuzz keychain-test api-fuzz
+$(LINTED): export RUSTC_WORKSPACE_WRAPPER := clippy-driver
+$(LINTED): export CLIPPY_ARGS := -D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
 APP := target/debug/loyalty-counter
 UI_DIST := ui/dist/index.html
 UI_SOURCES := $(shell find ui/src ui/public -type f 2>/dev/null) ui/index.html ui/vite.config.ts ui/package-lock.json
@@ -27,11 +31,11 @@ demo: setup app
 
 ## test: install what is missing, then every check and test, end-to-end included.
 # The end-to-end suite leaves most of the machine idle (it waits on its window): the
-# checks that need neither cargo nor the suite's ports and files run beside it, each
-# one's output printed whole when it ends.
+# checks that need neither cargo nor the suite's ports and files run beside it, one at a
+# time (`-j2`), each one's output printed whole when it ends.
 test: setup-test build lint rust-test bindings-fresh keychain-test kiosk-session-test
-	$(MAKE) --no-print-directory -j4 --output-sync=target -o setup -o setup-test -o build \
-	  ui-test api-fuzz soak-short e2e
+	$(MAKE) --no-print-directory -j2 --output-sync=target -o setup -o setup-test -o build \
+	  e2e ui-test api-fuzz soak-short
 
 setup:
 	@scripts/setup.sh build
@@ -51,15 +55,15 @@ ui: setup $(UI_DIST)
 app: ui
 	cargo build -p loyalty-counter $(FEATURES)
 
-# Everything the tests run, in one cargo run: the app, the soak, every test binary and
-# example (but the end-to-end tests', `test = false`, which `make e2e` builds in
-# seconds). One run means one feature resolution, so the test runs below (which ask for
-# the same workspace and features) find every crate built and compile nothing again.
-# First, the app without its built-in demo (no local server linked) is built, lints
-# included: the same resolution but for the app's own crate, which the second run
-# builds again with the demo (so the app the tests start has it).
+# Everything the tests run: the app, the soak, every test binary and example (but the
+# end-to-end tests', `test = false`, which `make e2e` builds in seconds), in one feature
+# resolution, so the test runs below (which ask for the same workspace and features) find
+# every crate built and compile nothing again. First, the app without its built-in demo
+# (no local server linked) is built, lints included: the same resolution but for the
+# app's own crate, which the second run builds again with the demo (so the app the tests
+# start has it).
 build: setup $(UI_DIST)
-	@test -n "$$RUSTC_WORKSPACE_WRAPPER" || { echo "clippy is missing: rustup component add clippy"; exit 1; }
+	@clippy-driver -V >/dev/null 2>&1 || { echo "clippy is missing: rustup component add clippy"; exit 1; }
 	cargo build --workspace --all-targets --no-default-features $(FEATURES)
 	cargo build --workspace --all-targets $(FEATURES)
 

@@ -65,23 +65,36 @@ install_tauri_driver() {
   env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS cargo install tauri-driver --locked --quiet
 }
 
+# What runs in the background is stopped if the rest fails.
+jobs_started=()
+trap 'for job in "${jobs_started[@]}"; do kill "$job" 2>/dev/null || true; done' EXIT
+start_driver() {
+  install_tauri_driver &
+  driver=$!
+  jobs_started+=("$driver")
+}
+
 check_toolchains
 packages=("${build_packages[@]}")
 if [ "$need" = test ] || [ "$need" = bundle ]; then
   packages+=("${test_packages[@]}")
-  # tauri-driver compiles while apt and npm download and unpack (it needs neither).
-  install_tauri_driver &
-  driver=$!
+  # tauri-driver needs only a C toolchain to link: where one is there already, it
+  # compiles while apt and npm download and unpack.
+  if command -v cc >/dev/null; then start_driver; fi
 fi
 if [ "$need" = bundle ]; then
   packages+=("${bundle_packages[@]}")
 fi
 # One apt-get run for all that is missing (one update of the lists, one install).
 install_debian_packages "${packages[@]}"
+if [ "$need" = test ] || [ "$need" = bundle ] && [ -z "${driver:-}" ]; then
+  start_driver
+fi
 if [ "$need" = test ]; then
   # The API fuzz's schemathesis (PyPI) installs while npm does (it needs python3-venv).
   crates/loyalty-sandbox/fuzz/run.sh --install &
   fuzzer=$!
+  jobs_started+=("$fuzzer")
 fi
 install_ui_packages
 if [ -n "${driver:-}" ]; then
@@ -90,3 +103,4 @@ fi
 if [ -n "${fuzzer:-}" ]; then
   wait "$fuzzer" || { say "schemathesis did not install"; exit 1; }
 fi
+jobs_started=()
