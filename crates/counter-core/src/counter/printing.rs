@@ -183,9 +183,16 @@ impl Counter {
     fn printing_changed(&self) {
         self.core.printer.wake.notify_one();
         if let Ok(report) = report(&self.core) {
-            self.core.events.publish(Event::Printer(report));
+            tell(&self.core, report);
         }
     }
+}
+
+/// Tells the screens the printer's state and the receipts waiting, and keeps it as what
+/// they were told.
+fn tell(core: &Core, report: PrinterReport) {
+    *core.printer.told.lock().unwrap_or_else(|p| p.into_inner()) = Some(report);
+    core.events.publish(Event::Printer(report));
 }
 
 fn report(core: &Core) -> Result<PrinterReport, Error> {
@@ -195,14 +202,17 @@ fn report(core: &Core) -> Result<PrinterReport, Error> {
     })
 }
 
-/// Keeps the printer's state, and tells the screens when it changed.
+/// Keeps the printer's state, and tells the screens when it, or the count of receipts
+/// waiting, is not what they were told (a receipt stored while the printer cannot
+/// print changes only the count).
 fn set_printer_state(core: &Core, state: PrinterState) {
-    let changed = {
-        let mut kept = core.printer.state.lock().unwrap_or_else(|p| p.into_inner());
-        std::mem::replace(&mut *kept, state) != state
+    *core.printer.state.lock().unwrap_or_else(|p| p.into_inner()) = state;
+    let Ok(report) = report(core) else {
+        return;
     };
-    if changed && let Ok(report) = report(core) {
-        core.events.publish(Event::Printer(report));
+    let told = *core.printer.told.lock().unwrap_or_else(|p| p.into_inner());
+    if told != Some(report) {
+        tell(core, report);
     }
 }
 
@@ -213,7 +223,7 @@ pub(crate) async fn run_printer(core: Arc<Core>) {
         let waited = match print_next(&core).await {
             Ok(Next::Printed) => {
                 if let Ok(report) = report(&core) {
-                    core.events.publish(Event::Printer(report));
+                    tell(&core, report);
                 }
                 continue;
             }
@@ -256,9 +266,10 @@ async fn print_next(core: &Core) -> Result<Next, Error> {
         .lay_out(setup.paper, job.language, &TimeZone::system());
     let bytes = receipts::escpos::encode(&lines);
     Ok(match device::print(&setup.address, &bytes).await {
-        device::Sent::Printed => {
+        device::Sent::Printed(state) => {
             print_jobs::mark_printed(&core.db(), job.job.id, core.now())?;
-            set_printer_state(core, PrinterState::Ready);
+            // Ready, or its paper nearly out: what it said before this job.
+            set_printer_state(core, state);
             tracing::info!(job = job.job.id.0, "receipt printed");
             Next::Printed
         }

@@ -129,8 +129,9 @@ const WRITE_WAIT: Duration = Duration::from_secs(10);
 /// What became of a job sent to the printer.
 #[derive(Debug)]
 pub(crate) enum Sent {
-    /// Every byte reached the printer.
-    Printed,
+    /// Every byte reached the printer, which said this of itself before (ready, or its
+    /// paper nearly out).
+    Printed(PrinterState),
     /// Not sent: the printer said it cannot print now.
     NotNow(PrinterState),
     /// The connection failed before the last byte: the job goes again.
@@ -208,7 +209,7 @@ pub(crate) async fn print(address: &PrinterAddress, bytes: &[u8]) -> Sent {
         Ok(Ok(())) => {
             // Every byte is out: whatever the goodbye does, the job is the printer's.
             let _ = link.shutdown().await;
-            Sent::Printed
+            Sent::Printed(state)
         }
         Ok(Err(err)) => Sent::Failed(PrinterState::Unreachable, err.to_string()),
         Err(_) => Sent::Failed(PrinterState::Unreachable, "writing timed out".to_owned()),

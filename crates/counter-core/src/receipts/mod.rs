@@ -33,6 +33,8 @@ pub use layout::{Align, PaperLine};
 pub(crate) struct Printing {
     pub wake: tokio::sync::Notify,
     pub state: std::sync::Mutex<PrinterState>,
+    /// What the screens were last told (state and receipts waiting).
+    pub told: std::sync::Mutex<Option<PrinterReport>>,
 }
 
 impl Printing {
@@ -40,6 +42,7 @@ impl Printing {
         Self {
             wake: tokio::sync::Notify::new(),
             state: std::sync::Mutex::new(PrinterState::Unknown),
+            told: std::sync::Mutex::new(None),
         }
     }
 }

@@ -472,3 +472,69 @@ async fn the_customers_screen_shows_the_card_then_the_balance_then_welcomes_the_
         CustomerScreen::Welcome { .. }
     ));
 }
+
+/// The next report the screens are told that `wanted` accepts, within 10 s.
+async fn told(
+    events: &mut tokio::sync::broadcast::Receiver<counter_core::Event>,
+    wanted: impl Fn(&counter_core::receipts::PrinterReport) -> bool,
+) -> counter_core::receipts::PrinterReport {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    let mut seen = Vec::new();
+    loop {
+        match tokio::time::timeout_at(deadline, events.recv()).await {
+            Ok(Ok(counter_core::Event::Printer(report))) if wanted(&report) => return report,
+            Ok(Ok(counter_core::Event::Printer(report))) => seen.push(report),
+            Ok(Ok(_)) | Ok(Err(tokio::sync::broadcast::error::RecvError::Lagged(_))) => {}
+            Ok(Err(err)) => panic!("events ended: {err}"),
+            Err(_) => panic!("the screens were never told it; told {seen:?}"),
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_receipt_waiting_is_counted_on_the_screens_while_the_paper_is_out() {
+    let env = Env::start().await;
+    let printer = Arc::new(FakePrinter::start().unwrap());
+    let counter = till_with(&env, &printer, Paper::Mm80, Language::En).await;
+    let mut events = counter.subscribe();
+    printer.set_condition(Condition::PaperOut);
+    let gift = env.gift_card(40).await;
+    pay(&counter, &gift, "10", "P-1").await;
+    told(&mut events, |r| {
+        r.state == PrinterState::PaperOut && r.waiting == 1
+    })
+    .await;
+    // A second receipt changes only the count: the screens are told it all the same.
+    pay(&counter, &gift, "5", "P-2").await;
+    told(&mut events, |r| {
+        r.state == PrinterState::PaperOut && r.waiting == 2
+    })
+    .await;
+    printer.set_condition(Condition::Online);
+    told(&mut events, |r| r.waiting == 0).await;
+    assert_eq!(
+        receipts(&printer, 2, Duration::from_secs(10)).await.len(),
+        2
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn paper_nearly_out_is_still_said_after_a_receipt_prints() {
+    let env = Env::start().await;
+    let printer = Arc::new(FakePrinter::start().unwrap());
+    let counter = till_with(&env, &printer, Paper::Mm80, Language::En).await;
+    let mut events = counter.subscribe();
+    printer.set_condition(Condition::PaperNearEnd);
+    let gift = env.gift_card(40).await;
+    pay(&counter, &gift, "10", "P-1").await;
+    let after = told(&mut events, |r| r.waiting == 0).await;
+    assert_eq!(
+        receipts(&printer, 1, Duration::from_secs(10)).await.len(),
+        1
+    );
+    assert_eq!(
+        after.state,
+        PrinterState::PaperNearEnd,
+        "told {after:?} once it printed"
+    );
+}

@@ -1,0 +1,15 @@
+import { render } from '@testing-library/svelte';
+import { describe, expect, it } from 'vitest';
+import PrinterStatus from './PrinterStatus.svelte';
+
+describe('PrinterStatus', () => {
+  it('says the state, then the receipts waiting, with a space either side of the dot', () => {
+    const { container } = render(PrinterStatus, { lang: 'en', report: { state: 'paper_out', waiting: 2 } });
+    expect(container.textContent?.replace(/\s+/g, ' ').trim()).toBe('Printer out of paper · 2 receipts waiting');
+  });
+
+  it('says the state alone when nothing waits', () => {
+    const { container } = render(PrinterStatus, { lang: 'en', report: { state: 'paper_near_end', waiting: 0 } });
+    expect(container.textContent).not.toContain('·');
+  });
+});
