@@ -53,6 +53,12 @@ impl Decoder {
     /// time a frame takes.
     pub fn decode(&self, frame: &Luma) -> Option<Code> {
         use BarcodeFormat::{Aztec, Code128, DataMatrix, PDF417, QRCode};
+        // A frame a camera (or a folder of images) sends at any size: one too small for
+        // its views, or whose pixels are not its size, holds no code to read.
+        let whole = frame.pixels.len() == frame.width as usize * frame.height as usize;
+        if !whole || frame.width < SMALLEST || frame.height < SMALLEST {
+            return None;
+        }
         if let Some(code) = read(&halved(frame), Self::reader()) {
             return Some(code);
         }
@@ -86,6 +92,10 @@ impl Decoder {
         )
     }
 }
+
+/// The fewest pixels on a side of a frame that is read: a wallet code needs more, and the
+/// frame's views (halved, then a middle half zoomed) must not come out empty.
+const SMALLEST: u32 = 16;
 
 /// One way of looking at a frame: a view of it, read for some symbologies.
 type Way<'a> = &'a (dyn Fn() -> Option<Code> + Sync);

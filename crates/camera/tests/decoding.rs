@@ -80,3 +80,30 @@ fn a_phone_without_a_code_reads_nothing() {
         assert_eq!(read(&Scene::held(None, 7_000 + seed)), None, "seed {seed}");
     }
 }
+
+/// A frame of any size and any bytes, from a camera or a folder of images, is read
+/// without a panic: one pixel wide, one high, empty, or whose pixels are not its size
+/// (seeded: the same frames every run).
+#[test]
+fn a_frame_of_any_size_and_bytes_is_read_without_a_panic() {
+    use rand::{Rng, SeedableRng};
+    let mut random = rand_chacha::ChaCha8Rng::seed_from_u64(53);
+    for round in 0..300 {
+        let (width, height) = match round % 3 {
+            0 => (random.random_range(0..4), random.random_range(0..400)),
+            1 => (random.random_range(0..400), random.random_range(0..4)),
+            _ => (random.random_range(0..80), random.random_range(0..80)),
+        };
+        let mut len = width as usize * height as usize;
+        if round % 10 == 0 {
+            len = random.random_range(0..len + 8);
+        }
+        let pixels = (0..len).map(|_| random.random()).collect();
+        let frame = Luma {
+            width,
+            height,
+            pixels,
+        };
+        let _ = Decoder.decode(&frame);
+    }
+}

@@ -86,11 +86,16 @@ pub fn encode(receipt: &Preview) -> Vec<u8> {
                     write_text(&mut printer, text)?;
                     printer.feed()?;
                 }
-                PaperLine::Qr { data, .. } => {
-                    printer.justify(JustifyMode::CENTER)?.qrcode_option(
-                        data,
-                        QRCodeOption::new(QRCodeModel::Model2, 6, QRCodeCorrectionLevel::M),
-                    )?;
+                PaperLine::Qr { data, modules } => {
+                    printer.justify(JustifyMode::CENTER)?;
+                    // Data no QR code holds: the preview draws no code but the data, and
+                    // so does the paper (the crate refuses it before writing a byte).
+                    let option =
+                        QRCodeOption::new(QRCodeModel::Model2, 6, QRCodeCorrectionLevel::M);
+                    if modules.is_empty() || printer.qrcode_option(data, option).is_err() {
+                        write_text(&mut printer, &super::layout::printable(data))?;
+                        printer.feed()?;
+                    }
                 }
             }
         }
@@ -241,6 +246,47 @@ mod tests {
         assert_eq!(printed.len(), 1, "one receipt, cut once");
         let text: Vec<String> = printed[0].text().into_iter().take(lines.len()).collect();
         assert_eq!(text, lines);
+    }
+
+    /// Any data in a receipt's QR code, of any length, encodes without a panic, and
+    /// paper shows what the preview shows: the code when the preview draws one, else
+    /// the data as text (seeded: the same payloads every run).
+    #[test]
+    fn a_qr_code_of_any_data_encodes_as_its_preview_shows_it() {
+        use rand::{Rng, SeedableRng};
+        let mut random = rand_chacha::ChaCha8Rng::seed_from_u64(53);
+        for round in 0..200 {
+            let len = match round % 4 {
+                0 => random.random_range(0..64),
+                1 => random.random_range(2000..2500),
+                2 => random.random_range(7000..7200),
+                _ => random.random_range(0..12_000),
+            };
+            let data: String = (0..len)
+                .map(|_| match random.random_range(0..4) {
+                    0 => char::from(random.random_range(b' '..=b'~')),
+                    1 => random.random_range('\u{80}'..='\u{2FF}'),
+                    2 => char::from(random.random_range(0..32u8)),
+                    _ => random.random_range('a'..='z'),
+                })
+                .collect();
+            let qr = PaperLine::qr(&data);
+            let PaperLine::Qr { modules, .. } = &qr else {
+                unreachable!("a QR line");
+            };
+            let drawn = !modules.is_empty();
+            let preview = Preview {
+                columns: 32,
+                lines: vec![qr.clone()],
+            };
+            let printed = fake_printer::decode(&encode(&preview)).expect("the bytes decode");
+            let codes = printed[0].barcodes.len();
+            assert_eq!(
+                codes,
+                usize::from(drawn),
+                "{len} bytes: {codes} codes printed"
+            );
+        }
     }
 
     #[test]

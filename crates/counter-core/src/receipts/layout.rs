@@ -49,7 +49,7 @@ pub enum PaperLine {
 }
 
 impl PaperLine {
-    fn qr(data: &str) -> Self {
+    pub(crate) fn qr(data: &str) -> Self {
         let modules = match qrcode::QrCode::with_error_correction_level(data, qrcode::EcLevel::M) {
             Ok(code) => code
                 .to_colors()
