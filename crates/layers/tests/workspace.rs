@@ -16,10 +16,18 @@ fn every_crate_of_the_workspace_reads_from_the_bottom_up() {
     );
 }
 
-/// A crate in a scratch folder of its own, from (file, source) pairs under `src/`.
-fn scratch_crate(name: &str, files: &[(&str, &str)]) -> PathBuf {
+/// A scratch folder of this test's own, readable by its user only (0700).
+fn scratch(name: &str) -> PathBuf {
+    use std::os::unix::fs::DirBuilderExt;
     let dir = std::env::temp_dir().join(format!("layers-{}-{name}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
+    fs::DirBuilder::new().mode(0o700).create(&dir).unwrap();
+    dir
+}
+
+/// A crate in a scratch folder of its own, from (file, source) pairs under `src/`.
+fn scratch_crate(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = scratch(name);
     for (file, source) in files {
         let path = dir.join("src").join(file);
         fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -211,8 +219,7 @@ fn a_crate_with_modules_must_declare_its_layers() {
 
 #[test]
 fn crates_that_depend_on_each_other_are_a_circle() {
-    let dir = std::env::temp_dir().join(format!("layers-{}-crates", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
+    let dir = scratch("crates");
     let manifest = |name: &str, other: &str, table: &str| {
         format!(
             "[package]\nname = \"{name}\"\n\n[{table}]\n{other} = {{ path = \"../{other}\" }}\n"

@@ -1,0 +1,303 @@
+//! The outbox table's tests, and what the migrations bring along of it.
+
+use super::*;
+use crate::outbox::business::Business;
+use loyalty_api::{CardId, ScanAction};
+
+/// Made for the business every test till is connected to (the first owner).
+const MINE: Made = Made {
+    owner: Some(OwnerId(1)),
+    kiosk: false,
+};
+
+fn visit(card: &str) -> Write {
+    Write::Scan {
+        card_id: CardId::new(card),
+        action: ScanAction::Visit,
+        amount: None,
+        confirm_repeat: false,
+    }
+}
+
+fn setup() -> (tempfile::TempDir, Connection) {
+    let dir = tempfile::tempdir().unwrap();
+    let conn = crate::db::open(&dir.path().join("till.db")).unwrap();
+    let business = Business {
+        id: "bus_1".into(),
+        name: "Café".into(),
+        test_mode: true,
+        service: "http://127.0.0.1:1/sandbox".into(),
+    };
+    assert_eq!(owner_of(&conn, &business).unwrap(), OwnerId(1));
+    (dir, conn)
+}
+
+fn key(n: u32) -> IdempotencyKey {
+    IdempotencyKey::new(format!("k-{n}")).unwrap()
+}
+
+#[test]
+fn a_write_is_stored_queued_with_its_key_and_exact_body() {
+    let (_dir, conn) = setup();
+    let now: Timestamp = "2026-11-22T09:15:00Z".parse().unwrap();
+    let id = enqueue(&conn, &visit("card_1"), &key(1), now, None, MINE).unwrap();
+    let stored = get(&conn, id).unwrap().unwrap();
+    assert_eq!(stored.state, ItemState::Queued);
+    assert_eq!(stored.idempotency_key, "k-1");
+    assert_eq!(stored.body, visit("card_1").body());
+    assert_eq!(stored.created_at, now);
+    assert_eq!(counts(&conn).unwrap().queued, 1);
+}
+
+#[test]
+fn a_second_write_of_the_same_card_waits_for_the_first_but_others_do_not() {
+    let (_dir, conn) = setup();
+    let now = Timestamp::UNIX_EPOCH;
+    let a1 = enqueue(&conn, &visit("card_a"), &key(1), now, None, MINE).unwrap();
+    let a2 = enqueue(&conn, &visit("card_a"), &key(2), now, None, MINE).unwrap();
+    let b1 = enqueue(&conn, &visit("card_b"), &key(3), now, None, MINE).unwrap();
+    assert!(is_first_in_line(&conn, a1).unwrap());
+    assert!(!is_first_in_line(&conn, a2).unwrap());
+    assert!(is_first_in_line(&conn, b1).unwrap());
+    assert_eq!(
+        next_sendable(&conn, OwnerId(1), |_| true)
+            .unwrap()
+            .unwrap()
+            .id,
+        a1
+    );
+    let refusal = Refusal {
+        code: loyalty_api::ErrorCode::CardNotActive,
+        detail: None,
+        request_id: None,
+    };
+    mark_refused(&conn, a1, &refusal, now).unwrap();
+    // A refused item never blocks the ones behind it.
+    assert_eq!(
+        next_sendable(&conn, OwnerId(1), |_| true)
+            .unwrap()
+            .unwrap()
+            .id,
+        a2
+    );
+    // An item waiting out its own backoff holds only its own card's items.
+    assert_eq!(
+        next_sendable(&conn, OwnerId(1), |id| id != a2)
+            .unwrap()
+            .unwrap()
+            .id,
+        b1
+    );
+    assert!(is_first_in_line(&conn, a2).unwrap());
+}
+
+#[test]
+fn the_counts_follow_every_change_of_state() {
+    let (_dir, conn) = setup();
+    let now = Timestamp::UNIX_EPOCH;
+    let fp = KeyFingerprint::from_stored("0123456789abcdef".into());
+    let a = enqueue(&conn, &visit("card_a"), &key(1), now, None, MINE).unwrap();
+    let b = enqueue(&conn, &visit("card_b"), &key(2), now, None, MINE).unwrap();
+    assert_eq!(
+        counts(&conn).unwrap(),
+        QueueCounts {
+            queued: 2,
+            needs_decision: 0
+        }
+    );
+    mark_sending(&conn, a, now, &fp, None).unwrap();
+    mark_needs_decision(&conn, b, &DecisionReason::BodyChanged, None).unwrap();
+    assert_eq!(
+        counts(&conn).unwrap(),
+        QueueCounts {
+            queued: 1,
+            needs_decision: 1
+        }
+    );
+    assert!(discard(&conn, b, "", now).unwrap());
+    assert_eq!(
+        counts(&conn).unwrap(),
+        QueueCounts {
+            queued: 1,
+            needs_decision: 0
+        }
+    );
+}
+
+#[test]
+fn a_discarded_item_is_never_marked_sending_and_a_sending_one_never_discarded() {
+    let (_dir, conn) = setup();
+    let now = Timestamp::UNIX_EPOCH;
+    let fp = KeyFingerprint::from_stored("0123456789abcdef".into());
+    // The worker read it as queued; a person withdraws it before the attempt.
+    let withdrawn = enqueue(&conn, &visit("card_a"), &key(1), now, None, MINE).unwrap();
+    assert!(discard(&conn, withdrawn, "", now).unwrap());
+    assert!(!mark_sending(&conn, withdrawn, now, &fp, None).unwrap());
+    // Being sent: it cannot be withdrawn.
+    let sending = enqueue(&conn, &visit("card_b"), &key(2), now, None, MINE).unwrap();
+    assert!(mark_sending(&conn, sending, now, &fp, None).unwrap());
+    assert!(!discard(&conn, sending, "", now).unwrap());
+    assert_eq!(
+        get(&conn, sending).unwrap().unwrap().state,
+        ItemState::Sending
+    );
+}
+
+#[test]
+fn a_send_again_covers_the_attempts_before_it_and_not_the_next() {
+    let (_dir, conn) = setup();
+    let t0: Timestamp = "2026-11-22T09:15:00Z".parse().unwrap();
+    let a = KeyFingerprint::from_stored("aaaaaaaaaaaaaaaa".into());
+    let b = KeyFingerprint::from_stored("bbbbbbbbbbbbbbbb".into());
+    let id = enqueue(&conn, &visit("card_1"), &key(1), t0, None, MINE).unwrap();
+    mark_sending(&conn, id, t0, &a, Some(t0)).unwrap();
+    attempt_failed(&conn, id, true, "connection closed").unwrap();
+    mark_needs_decision(&conn, id, &DecisionReason::BodyChanged, None).unwrap();
+    assert!(approve_resend(&conn, id).unwrap());
+    let approved = get(&conn, id).unwrap().unwrap();
+    assert!(approved.resend_approved);
+    assert_eq!(
+        approved.may_have_arrived_at,
+        Some(t0),
+        "the first moment stays"
+    );
+    // The resend, under another key, may have arrived too: no approval covers it.
+    mark_sending(&conn, id, t0, &b, Some(t0)).unwrap();
+    attempt_failed(&conn, id, true, "timed out").unwrap();
+    let again = get(&conn, id).unwrap().unwrap();
+    assert!(!again.resend_approved);
+    assert_eq!(again.arrived_key, Some(b));
+    assert_eq!(again.may_have_arrived_at, Some(t0));
+}
+
+#[test]
+fn an_outcome_never_reopens_an_item_a_person_closed() {
+    let (_dir, conn) = setup();
+    let now = Timestamp::UNIX_EPOCH;
+    let id = enqueue(&conn, &visit("card_1"), &key(1), now, None, MINE).unwrap();
+    assert!(discard(&conn, id, "", now).unwrap());
+    mark_needs_decision(&conn, id, &DecisionReason::BodyChanged, None).unwrap();
+    let refusal = Refusal {
+        code: loyalty_api::ErrorCode::CardNotActive,
+        detail: None,
+        request_id: None,
+    };
+    mark_refused(&conn, id, &refusal, now).unwrap();
+    let closed = get(&conn, id).unwrap().unwrap();
+    assert_eq!(closed.state, ItemState::Refused);
+    assert!(closed.reason.is_none() && closed.refusal.is_none());
+    assert!(closed.resolution.is_some());
+}
+
+#[test]
+fn an_item_found_sending_after_a_crash_may_have_reached_the_service() {
+    let (_dir, conn) = setup();
+    let t0: Timestamp = "2026-11-22T09:15:00Z".parse().unwrap();
+    let id = enqueue(&conn, &visit("card_1"), &key(1), t0, None, MINE).unwrap();
+    let fp = KeyFingerprint::from_stored("0123456789abcdef".into());
+    assert!(mark_sending(&conn, id, t0, &fp, Some(t0)).unwrap());
+    assert_eq!(interrupted_attempts_may_have_arrived(&conn).unwrap(), 1);
+    let item = get(&conn, id).unwrap().unwrap();
+    assert_eq!(item.state, ItemState::Sending);
+    assert_eq!(item.may_have_arrived_at, Some(t0));
+    assert_eq!(item.arrived_service_at, Some(t0));
+    assert_eq!(item.arrived_key, Some(fp));
+    assert_eq!(
+        next_sendable(&conn, OwnerId(1), |_| true)
+            .unwrap()
+            .unwrap()
+            .id,
+        id
+    );
+}
+
+#[test]
+fn the_earliest_attempt_that_may_have_arrived_is_kept() {
+    let (_dir, conn) = setup();
+    let t0: Timestamp = "2026-11-22T09:15:00Z".parse().unwrap();
+    let t1: Timestamp = "2026-11-22T10:15:00Z".parse().unwrap();
+    let id = enqueue(&conn, &visit("card_1"), &key(1), t0, None, MINE).unwrap();
+    let first = KeyFingerprint::from_stored("aaaaaaaaaaaaaaaa".into());
+    let second = KeyFingerprint::from_stored("bbbbbbbbbbbbbbbb".into());
+    mark_sending(&conn, id, t0, &first, Some(t0)).unwrap();
+    attempt_failed(&conn, id, false, "could not connect").unwrap();
+    assert_eq!(get(&conn, id).unwrap().unwrap().may_have_arrived_at, None);
+    mark_sending(&conn, id, t0, &first, Some(t0)).unwrap();
+    attempt_failed(&conn, id, true, "connection closed").unwrap();
+    mark_sending(&conn, id, t1, &second, Some(t1)).unwrap();
+    attempt_failed(&conn, id, true, "timed out").unwrap();
+    let item = get(&conn, id).unwrap().unwrap();
+    assert_eq!(item.may_have_arrived_at, Some(t0));
+    assert_eq!(item.arrived_service_at, Some(t0));
+    assert_eq!(item.arrived_key, Some(first));
+}
+
+#[test]
+fn reasons_and_resolutions_written_as_sentences_are_read_as_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("till.db");
+    {
+        // A file as the first version left it: schema 1, sentences in the outbox.
+        let conn = crate::db::at_schema(&path, 1);
+        let write = r#"{"kind":"scan","card_id":"card_1","action":"visit","amount":null,"confirm_repeat":false}"#;
+        let rows = [
+            (
+                "k1",
+                "needs_decision",
+                Some(
+                    "The service says this card's last visit was at a moment, less than 15 minutes before.",
+                ),
+                None,
+            ),
+            (
+                "k2",
+                "needs_decision",
+                Some(
+                    "This write may have reached the service at 2026-11-20T10:00:00Z, more than 23 hours ago. The service forgets a write's key after 24 hours.",
+                ),
+                None,
+            ),
+            (
+                "k3",
+                "refused",
+                None,
+                Some("discarded: already on the card"),
+            ),
+            ("k4", "refused", None, Some("repeat visit confirmed as #7")),
+        ];
+        for (key, state, reason, resolution) in rows {
+            conn.execute(
+                "INSERT INTO outbox (kind, idempotency_key, write, body, state, created_at,
+                     may_have_arrived_at, reason, resolution)
+                 VALUES ('scan', ?1, ?2, '{}', ?3, '2026-11-20T10:00:00.000Z',
+                     '2026-11-20T10:00:00.000Z', ?4, ?5)",
+                rusqlite::params![key, write, state, reason, resolution],
+            )
+            .unwrap();
+        }
+    }
+    let conn = crate::db::open(&path).unwrap();
+    let item = |n: i64| get(&conn, ItemId(n)).unwrap().unwrap();
+    assert_eq!(
+        item(1).reason,
+        Some(DecisionReason::RecentVisit {
+            last_visit_at: None
+        })
+    );
+    assert!(matches!(
+        item(2).reason,
+        Some(DecisionReason::KeyMayBeForgotten { hours: 23, .. })
+    ));
+    assert_eq!(
+        item(3).resolution,
+        Some(Resolution::Discarded {
+            note: "already on the card".into()
+        })
+    );
+    assert_eq!(
+        item(4).resolution,
+        Some(Resolution::RepeatConfirmed {
+            replacement: ItemId(7)
+        })
+    );
+}
