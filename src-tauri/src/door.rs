@@ -1,7 +1,8 @@
 //! The door every call of the page comes through: Tauri's `ipc:` scheme, owned by the
 //! app. Any script in the page can call any command with anything; here a call is
 //! measured before it is decoded (too large, nested too deep), then checked against the
-//! command's own list of arguments (none unknown), then handed to Tauri, which decodes
+//! command's own list of arguments (none unknown), then against the core's role table
+//! for who is at the till ([`counter_core::Counter::admit`]), then handed to Tauri, which decodes
 //! each argument and runs the command. Whatever is refused, here or by Tauri's decoding,
 //! is answered in the one shape of every refusal: a [`CommandError`], here with the
 //! code `invalid_arguments` and what was wrong, never a bare string.
@@ -17,6 +18,7 @@ use tauri::{Manager, Runtime, UriSchemeContext, UriSchemeResponder};
 
 use crate::CommandError;
 use crate::command_table::COMMANDS;
+use crate::till::Till;
 
 /// The largest call the door takes. The largest a page sends is a message to card
 /// holders: a title and a body of a few hundred characters.
@@ -76,14 +78,44 @@ pub fn answer<R: Runtime>(
         return respond(refusal(&refused));
     };
     match admit(request, context.app_handle().invoke_key()) {
-        Ok(call) => webview.on_message(
-            call,
-            Box::new(move |_, command: String, response, _, _| {
-                respond(reply(&command, response));
-            }),
-        ),
+        Ok(call) => {
+            let app = context.app_handle().clone();
+            tauri::async_runtime::spawn(async move {
+                if let Err(refused) = permitted(&app, &call).await {
+                    return respond(refusal(&refused));
+                }
+                webview.on_message(
+                    call,
+                    Box::new(move |_, command: String, response, _, _| {
+                        respond(reply(&command, response));
+                    }),
+                );
+            });
+        }
         Err(refused) => respond(refusal(&refused)),
     }
+}
+
+/// Whether who is at the till may make this call: the core's role table decides
+/// ([`counter_core::Counter::admit`]), for every command, before it runs. Tauri's own
+/// plugins (the save dialog) are no action of the till's.
+async fn permitted<R: Runtime>(
+    app: &tauri::AppHandle<R>,
+    call: &InvokeRequest,
+) -> Result<(), CommandError> {
+    let Some(command) = COMMANDS.iter().find(|c| c.name == call.cmd) else {
+        return Ok(());
+    };
+    // The page's own workings (its events among them) never wait for the till.
+    if command.action.open_to_anyone() {
+        return Ok(());
+    }
+    let InvokeBody::Json(arguments) = &call.body else {
+        return Err(refused(ArgumentsError::NotAnObject));
+    };
+    let till = app.state::<Till>();
+    let session = till.session().await;
+    Ok(session.counter.admit(command.action, arguments)?)
 }
 
 /// The call as Tauri takes it, or why it is refused before anything is decoded. A call

@@ -35,6 +35,8 @@ mod command_table {
     pub struct Command {
         /// The command's name.
         pub name: &'static str,
+        /// Its line of the core's role table.
+        pub action: counter_core::roles::Action,
         /// Its arguments, as the page names them (camelCase).
         pub arguments: &'static [&'static str],
     }

@@ -238,7 +238,9 @@ impl Till {
                     counter_core::Error::from(counter_core::NotAllowed::NotInTheDemo).into(),
                 );
             }
-            session.counter.manager_decides()?;
+            session
+                .counter
+                .manager_decides(counter_core::roles::Action::ResetDemo)?;
             self.leave_demo(&mut session).await?;
             std::fs::remove_dir_all(self.data_dir.join("demo")).map_err(|e| {
                 CommandError::new(counter_core::ErrorCode::DemoFailed, e.to_string())

@@ -58,6 +58,13 @@ pub struct ItemId(
 );
 }
 
+for_the_ui! {
+/// A person on the till's roster ([`crate::people`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct PersonId(#[cfg_attr(feature = "ts", ts(type = "number"))] pub i64);
+}
+
 impl std::fmt::Display for ItemId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "#{}", self.0)

@@ -46,11 +46,11 @@
 //! each other one way only (`crates/layers` checks it in `make lint`). Bottom to top:
 //!
 //! 0. `clock`, `ids`, `kinds`, `keys`, `zoom`, `language`, `lock`, `secrets`,
-//!    `optional_decimal`: leaves (time, ids, the API's kinds, keyboard layouts, zoom,
-//!    the till's languages, the one-copy lock, the key in the keychain, a decimal kept
-//!    as text).
-//! 1. `db`, `pin`, `config`: the till's SQLite file and its migrations, the manager's
-//!    PIN, what the shell sets.
+//!    `optional_decimal`, `roles`: leaves (time, ids, the API's kinds, keyboard layouts,
+//!    zoom, the till's languages, the one-copy lock, the key in the keychain, a decimal
+//!    kept as text, what each role may do).
+//! 1. `db`, `pin`, `people`, `config`: the till's SQLite file and its migrations, each
+//!    person's PIN, the roster, what the shell sets.
 //! 2. [`error`]: the core's error type, its codes, and the error data the modules share.
 //! 3. [`scanner`], [`input`], [`payment`], [`trouble`]: what was scanned or typed,
 //!    amounts and the offline policy, what went wrong opening the till.
@@ -97,9 +97,11 @@ mod optional_decimal;
 pub mod outbox;
 mod outcome;
 pub mod payment;
+pub mod people;
 pub mod pin;
 pub mod print_jobs;
 pub mod receipts;
+pub mod roles;
 pub mod scanner;
 pub mod secrets;
 mod send;
@@ -114,13 +116,13 @@ pub use clock::{Clock, ManualClock, SystemClock, Uptime};
 pub use config::Config;
 pub use counter::{
     Balance, BroadcastDraft, BrowsePage, BrowseQuery, BrowseRow, CameraError, CardOffer, CheckIn,
-    ConnectGate, Connection, Counter, CustomerDisplay, CustomerScreen, EnrolOutcome, Enrolment,
-    Figure, FigureName, Figures, FiguresPeriod, FreshCard, GiftCardIssue, GiftCardRead,
+    ConnectGate, Connection, Counter, Credential, CustomerDisplay, CustomerScreen, EnrolOutcome,
+    Enrolment, Figure, FigureName, Figures, FiguresPeriod, FreshCard, GiftCardIssue, GiftCardRead,
     InsufficientBalance, IssueChoices, IssuedCard, ItemChoices, KioskStart, MANAGER_IDLE,
     MAX_FIGURE_DAYS, MAX_UNUSUAL_SCANS, MessageAudience, MessageDraft, MessagePreview,
     PaymentOutcome, PinFor, Place, Progress, RepeatVisit, SampleCard, SampleCardKind,
     SampleGiftCard, SampleGiftKind, Samples, ScanFound, ScanOutcome, ScheduledMessage,
-    ScheduledState, TillPlaces, UnusualActivity, UnusualCard,
+    ScheduledState, SeatView, TillPlaces, UnusualActivity, UnusualCard,
 };
 pub use error::{ArgumentsError, Error, ErrorCode, ErrorData, NotAllowed};
 pub use events::{Connectivity, Event};

@@ -1,5 +1,6 @@
-//! The manager's PIN: set on first use (4 to 8 digits), kept as an Argon2id hash (never
-//! the PIN), asked before a manager screen and before what can cost money.
+//! Each person's PIN (4 to 8 digits), kept as an Argon2id hash (never the PIN) on their
+//! line of the roster ([`crate::people`]): asked to sign in, and for a manager's approval.
+//! The first PIN is the owner's, set on the till's first start.
 //!
 //! A PIN that cannot be guessed in a week: five wrong tries in a row lock it for five
 //! minutes, and each further lock lasts twice as long as the one before, up to a day
@@ -21,6 +22,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
 use crate::clock::Uptime;
+use crate::ids::PersonId;
 
 /// Wrong tries before the PIN locks.
 pub const MAX_TRIES: u32 = 5;
@@ -58,10 +60,23 @@ pub struct PinStatus {
     /// A manager entered the PIN for a visit to the manager's screens and has been at
     /// work within the idle time: manager screens open without asking again.
     pub manager_here: bool,
+    /// Who may give it now (their name is tapped first when there are several).
+    pub approvers: Vec<Approver>,
     /// The fewest digits a PIN has.
     pub shortest: u32,
     /// The most digits a PIN has.
     pub longest: u32,
+}
+}
+
+for_the_ui! {
+/// A person who may give the PIN asked for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Approver {
+    /// Who.
+    pub id: PersonId,
+    /// Their name.
+    pub name: String,
 }
 }
 
@@ -87,6 +102,15 @@ pub enum PinError {
     /// Only a manager may do this: the PIN is asked first.
     #[error("the manager's PIN is needed first")]
     ManagerOnly,
+    /// The person was disabled by the owner: they sign in no more.
+    #[error("this person may no longer sign in")]
+    Disabled,
+    /// A badge the till does not know, or a disabled person's.
+    #[error("this badge opens nothing here")]
+    UnknownBadge,
+    /// The person whose PIN was typed may not approve this action.
+    #[error("this person may not approve it")]
+    MayNotApprove,
     /// Wrong.
     #[error("wrong PIN; {tries_left} tries left")]
     Wrong {
@@ -140,6 +164,7 @@ impl Lock {
 }
 
 struct Row {
+    disabled: bool,
     hash: String,
     failures: u32,
     locks: u32,
@@ -154,12 +179,12 @@ fn from_ms(ms: i64) -> Duration {
     Duration::from_millis(u64::try_from(ms).unwrap_or(0))
 }
 
-fn read(conn: &Connection) -> rusqlite::Result<Option<Row>> {
+fn read(conn: &Connection, person: PersonId) -> rusqlite::Result<Option<Row>> {
     conn.query_row(
         "SELECT hash, failures, locks, lock_ms, lock_served_ms, lock_boot, lock_uptime_ms,
-                locked_at
-         FROM manager_pin WHERE id = 1",
-        [],
+                locked_at, disabled
+         FROM people WHERE id = ?1",
+        [person.0],
         |r| {
             let length: Option<i64> = r.get(3)?;
             let boot: Option<String> = r.get(5)?;
@@ -182,6 +207,7 @@ fn read(conn: &Connection) -> rusqlite::Result<Option<Row>> {
                 _ => None,
             };
             Ok(Row {
+                disabled: r.get(8)?,
                 hash: r.get(0)?,
                 failures: r.get(1)?,
                 locks: r.get(2)?,
@@ -199,7 +225,7 @@ fn until(now: Timestamp, left: Duration) -> String {
         .unwrap_or_default()
 }
 
-fn digits(pin: &str) -> Result<&str, PinError> {
+pub(crate) fn digits(pin: &str) -> Result<&str, PinError> {
     let (min, max) = DIGITS;
     if (min..=max).contains(&pin.len()) && pin.bytes().all(|b| b.is_ascii_digit()) {
         Ok(pin)
@@ -220,7 +246,7 @@ fn hasher() -> Argon2<'static> {
     )
 }
 
-fn hash(pin: &str) -> String {
+pub(crate) fn hash(pin: &str) -> String {
     let salt = SaltString::encode_b64(uuid::Uuid::new_v4().as_bytes())
         .expect("16 random bytes make a salt");
     hasher()
@@ -229,7 +255,7 @@ fn hash(pin: &str) -> String {
         .to_string()
 }
 
-fn matches(pin: &str, stored: &str) -> bool {
+pub(crate) fn matches(pin: &str, stored: &str) -> bool {
     PasswordHash::new(stored).is_ok_and(|parsed| {
         // The parameters the hash was made with are in it.
         Argon2::default()
@@ -254,9 +280,14 @@ fn weaker_than_now(stored: &str) -> bool {
         || params.p_cost() < p
 }
 
-/// Where the PIN stands at `now`.
-pub fn status(conn: &Connection, now: Timestamp, uptime: &Uptime) -> rusqlite::Result<PinStatus> {
-    let (set, tries_left, locked_until) = match read(conn)? {
+/// Where `person`'s PIN stands at `now` (not set: no such person).
+pub fn status(
+    conn: &Connection,
+    person: PersonId,
+    now: Timestamp,
+    uptime: &Uptime,
+) -> rusqlite::Result<PinStatus> {
+    let (set, tries_left, locked_until) = match read(conn, person)? {
         None => (false, MAX_TRIES, None),
         Some(row) => match row.lock.as_ref().and_then(|lock| lock.left(uptime)) {
             Some(left) => (true, 0, Some(until(now, left))),
@@ -268,22 +299,25 @@ pub fn status(conn: &Connection, now: Timestamp, uptime: &Uptime) -> rusqlite::R
         tries_left,
         locked_until,
         manager_here: false,
+        approvers: Vec::new(),
         shortest: DIGITS.0 as u32,
         longest: DIGITS.1 as u32,
     })
 }
 
-/// Sets the first PIN. Refused when one is set (changing it needs the old one).
-pub fn set(conn: &Connection, pin: &str) -> Result<(), PinFailure> {
+/// Sets the first PIN, the owner's: the roster's first person, named "Owner" until
+/// renamed. Refused once anyone is on the roster (changing a PIN needs the old one).
+pub fn set(conn: &Connection, pin: &str, now: Timestamp) -> Result<PersonId, PinFailure> {
     let pin = digits(pin)?;
     let inserted = conn.execute(
-        "INSERT INTO manager_pin (id, hash, failures) VALUES (1, ?1, 0) ON CONFLICT(id) DO NOTHING",
-        [hash(pin)],
+        "INSERT INTO people (id, name, role, hash, created_at)
+         SELECT 1, 'Owner', 'owner', ?1, ?2 WHERE NOT EXISTS (SELECT 1 FROM people)",
+        params![hash(pin), now.to_string()],
     )?;
     if inserted == 0 {
         return Err(PinError::AlreadySet.into());
     }
-    Ok(())
+    Ok(PersonId(1))
 }
 
 /// Checks a PIN. A wrong one counts; the fifth in a row locks it ([`lock_length`]).
@@ -291,23 +325,28 @@ pub fn set(conn: &Connection, pin: &str) -> Result<(), PinFailure> {
 /// date, so that a reboot costs it at most what was served since).
 pub fn check(
     conn: &Connection,
+    person: PersonId,
     pin: &str,
     now: Timestamp,
     uptime: &Uptime,
 ) -> Result<(), PinFailure> {
-    let row = read(conn)?.ok_or(PinError::NotSet)?;
+    let row = read(conn, person)?.ok_or(PinError::NotSet)?;
+    if row.disabled {
+        return Err(PinError::Disabled.into());
+    }
     if let Some(lock) = &row.lock
         && let Some(left) = lock.left(uptime)
     {
         conn.execute(
-            "UPDATE manager_pin SET lock_ms = ?1, lock_served_ms = ?2, lock_boot = ?3,
+            "UPDATE people SET lock_ms = ?1, lock_served_ms = ?2, lock_boot = ?3,
                  lock_uptime_ms = ?4, locked_at = NULL
-             WHERE id = 1",
+             WHERE id = ?5",
             params![
                 ms(lock.length),
                 ms(lock.length - left),
                 uptime.boot,
-                ms(uptime.since_boot)
+                ms(uptime.since_boot),
+                person.0
             ],
         )?;
         return Err(PinError::Locked {
@@ -317,13 +356,16 @@ pub fn check(
     }
     if digits(pin).is_ok() && matches(pin, &row.hash) {
         conn.execute(
-            "UPDATE manager_pin SET failures = 0, locks = 0, lock_ms = NULL, lock_served_ms = 0,
+            "UPDATE people SET failures = 0, locks = 0, lock_ms = NULL, lock_served_ms = 0,
                  lock_boot = NULL, lock_uptime_ms = NULL, locked_at = NULL
-             WHERE id = 1",
-            [],
+             WHERE id = ?1",
+            [person.0],
         )?;
         if weaker_than_now(&row.hash) {
-            conn.execute("UPDATE manager_pin SET hash = ?1 WHERE id = 1", [hash(pin)])?;
+            conn.execute(
+                "UPDATE people SET hash = ?1 WHERE id = ?2",
+                params![hash(pin), person.0],
+            )?;
         }
         return Ok(());
     }
@@ -332,10 +374,16 @@ pub fn check(
         let locks = row.locks.saturating_add(1);
         let length = lock_length(locks);
         conn.execute(
-            "UPDATE manager_pin SET failures = 0, locks = ?1, lock_ms = ?2, lock_served_ms = 0,
+            "UPDATE people SET failures = 0, locks = ?1, lock_ms = ?2, lock_served_ms = 0,
                  lock_boot = ?3, lock_uptime_ms = ?4, locked_at = NULL
-             WHERE id = 1",
-            params![locks, ms(length), uptime.boot, ms(uptime.since_boot)],
+             WHERE id = ?5",
+            params![
+                locks,
+                ms(length),
+                uptime.boot,
+                ms(uptime.since_boot),
+                person.0
+            ],
         )?;
         return Err(PinError::Locked {
             until: until(now, length),
@@ -343,8 +391,8 @@ pub fn check(
         .into());
     }
     conn.execute(
-        "UPDATE manager_pin SET failures = ?1 WHERE id = 1",
-        params![failures],
+        "UPDATE people SET failures = ?1 WHERE id = ?2",
+        params![failures, person.0],
     )?;
     Err(PinError::Wrong {
         tries_left: MAX_TRIES - failures,
@@ -355,14 +403,26 @@ pub fn check(
 /// Changes the PIN: the old one first (it counts as a try), then the new one.
 pub fn change(
     conn: &Connection,
+    person: PersonId,
     old: &str,
     new: &str,
     now: Timestamp,
     uptime: &Uptime,
 ) -> Result<(), PinFailure> {
     let new = digits(new)?;
-    check(conn, old, now, uptime)?;
-    conn.execute("UPDATE manager_pin SET hash = ?1 WHERE id = 1", [hash(new)])?;
+    check(conn, person, old, now, uptime)?;
+    replace(conn, person, new)
+}
+
+/// Gives `person` a new PIN (the owner's reset), their wrong tries and lock forgotten.
+pub fn replace(conn: &Connection, person: PersonId, new: &str) -> Result<(), PinFailure> {
+    let new = digits(new)?;
+    conn.execute(
+        "UPDATE people SET hash = ?1, failures = 0, locks = 0, lock_ms = NULL,
+             lock_served_ms = 0, lock_boot = NULL, lock_uptime_ms = NULL, locked_at = NULL
+         WHERE id = ?2",
+        params![hash(new), person.0],
+    )?;
     Ok(())
 }
 
@@ -383,7 +443,7 @@ mod tests {
     }
 
     fn try_pin(conn: &Connection, pin: &str, clock: &ManualClock) -> Result<(), PinFailure> {
-        check(conn, pin, clock.now(), &clock.uptime())
+        check(conn, PersonId(1), pin, clock.now(), &clock.uptime())
     }
 
     fn locked(result: Result<(), PinFailure>) -> bool {
@@ -409,23 +469,27 @@ mod tests {
         for bad in ["", "123", "123456789", "12a4", " 1234", "１２３４"] {
             assert!(
                 matches!(
-                    set(&conn, bad),
+                    set(&conn, bad, clock.now()),
                     Err(PinFailure::Refused(PinError::NotDigits { .. }))
                 ),
                 "{bad:?}"
             );
         }
-        assert!(!status(&conn, clock.now(), &clock.uptime()).unwrap().set);
-        set(&conn, "2468").unwrap();
+        assert!(
+            !status(&conn, PersonId(1), clock.now(), &clock.uptime())
+                .unwrap()
+                .set
+        );
+        set(&conn, "2468", clock.now()).unwrap();
         let stored: String = conn
-            .query_row("SELECT hash FROM manager_pin", [], |r| r.get(0))
+            .query_row("SELECT hash FROM people", [], |r| r.get(0))
             .unwrap();
         assert!(
             stored.starts_with("$argon2id$v=19$m=19456,t=2,p=1$") && !stored.contains("2468"),
             "{stored}"
         );
         assert!(matches!(
-            set(&conn, "1357"),
+            set(&conn, "1357", clock.now()),
             Err(PinFailure::Refused(PinError::AlreadySet))
         ));
         try_pin(&conn, "2468", &clock).unwrap();
@@ -447,18 +511,18 @@ mod tests {
         .unwrap()
         .to_string();
         conn.execute(
-            "INSERT INTO manager_pin (id, hash, failures) VALUES (1, ?1, 0)",
+            "INSERT INTO people (id, name, role, hash, created_at) VALUES (1, 'Owner', 'owner', ?1, '2026-11-23T09:00:00Z')",
             [&weak],
         )
         .unwrap();
         assert!(try_pin(&conn, "1111", &clock).is_err());
         let after_wrong: String = conn
-            .query_row("SELECT hash FROM manager_pin", [], |r| r.get(0))
+            .query_row("SELECT hash FROM people", [], |r| r.get(0))
             .unwrap();
         assert_eq!(after_wrong, weak, "a wrong PIN changes no hash");
         try_pin(&conn, "2468", &clock).unwrap();
         let stored: String = conn
-            .query_row("SELECT hash FROM manager_pin", [], |r| r.get(0))
+            .query_row("SELECT hash FROM people", [], |r| r.get(0))
             .unwrap();
         assert!(
             stored.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"),
@@ -472,7 +536,7 @@ mod tests {
         let (_dir, path) = till();
         let conn = crate::db::open(&path).unwrap();
         let clock = clock();
-        set(&conn, "2468").unwrap();
+        set(&conn, "2468", clock.now()).unwrap();
         five_wrong(&conn, &clock);
         // A restart: the lock is in the till's file.
         drop(conn);
@@ -480,7 +544,7 @@ mod tests {
         clock.pass(Duration::from_secs(3 * 60));
         assert!(locked(try_pin(&conn, "2468", &clock)));
         assert_eq!(
-            status(&conn, clock.now(), &clock.uptime())
+            status(&conn, PersonId(1), clock.now(), &clock.uptime())
                 .unwrap()
                 .tries_left,
             0
@@ -491,7 +555,7 @@ mod tests {
         // Five minutes after the lock began: the right PIN opens, the count restarts.
         clock.pass(Duration::from_secs(2 * 60 + 1));
         try_pin(&conn, "2468", &clock).unwrap();
-        let status = status(&conn, clock.now(), &clock.uptime()).unwrap();
+        let status = status(&conn, PersonId(1), clock.now(), &clock.uptime()).unwrap();
         assert_eq!(status.tries_left, MAX_TRIES);
         assert_eq!(status.locked_until, None);
     }
@@ -501,7 +565,7 @@ mod tests {
         let (_dir, path) = till();
         let conn = crate::db::open(&path).unwrap();
         let clock = clock();
-        set(&conn, "2468").unwrap();
+        set(&conn, "2468", clock.now()).unwrap();
         five_wrong(&conn, &clock);
         clock.advance(SignedDuration::from_hours(48));
         assert!(locked(try_pin(&conn, "2468", &clock)));
@@ -514,7 +578,7 @@ mod tests {
         let (_dir, path) = till();
         let conn = crate::db::open(&path).unwrap();
         let clock = clock();
-        set(&conn, "2468").unwrap();
+        set(&conn, "2468", clock.now()).unwrap();
         let mut served = Vec::new();
         for n in 1..=10 {
             five_wrong(&conn, &clock);
@@ -557,12 +621,27 @@ mod tests {
         let (_dir, path) = till();
         let conn = crate::db::open(&path).unwrap();
         let clock = clock();
-        set(&conn, "2468").unwrap();
+        set(&conn, "2468", clock.now()).unwrap();
         assert!(matches!(
-            change(&conn, "1111", "13579", clock.now(), &clock.uptime()),
+            change(
+                &conn,
+                PersonId(1),
+                "1111",
+                "13579",
+                clock.now(),
+                &clock.uptime()
+            ),
             Err(PinFailure::Refused(PinError::Wrong { .. }))
         ));
-        change(&conn, "2468", "13579", clock.now(), &clock.uptime()).unwrap();
+        change(
+            &conn,
+            PersonId(1),
+            "2468",
+            "13579",
+            clock.now(),
+            &clock.uptime(),
+        )
+        .unwrap();
         assert!(try_pin(&conn, "2468", &clock).is_err());
         try_pin(&conn, "13579", &clock).unwrap();
     }

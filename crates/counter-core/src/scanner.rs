@@ -25,6 +25,12 @@ pub enum Scanned {
         /// Its id.
         id: GiftCardId,
     },
+    /// A person's staff badge (`staff_…`), made by this till or another of the shop's:
+    /// never a customer's card.
+    Badge {
+        /// The badge's code.
+        code: String,
+    },
     /// A code without a prefix this till knows: a card of either kind, or neither.
     Unknown {
         /// The code.
@@ -52,6 +58,8 @@ pub enum NotACard {
     SeveralCards,
     /// A code the service knows as neither a loyalty card nor a gift card.
     NotKnown,
+    /// A person's staff badge: it signs them in at the lock screen, and is no card.
+    StaffBadge,
     /// A code this till does not know, and the service cannot be reached to ask.
     NotKnownOffline,
 }
@@ -66,6 +74,7 @@ impl NotACard {
             Self::NoCard => "no_card",
             Self::SeveralCards => "several_cards",
             Self::NotKnown => "not_known",
+            Self::StaffBadge => "staff_badge",
             Self::NotKnownOffline => "not_known_offline",
         }
     }
@@ -84,7 +93,7 @@ pub fn card_id(text: &str) -> Result<CardId, crate::error::InputError> {
     match read(text) {
         Scanned::Card { id } => Ok(id),
         Scanned::Unknown { code } => Ok(CardId::new(code)),
-        Scanned::GiftCard { .. } | Scanned::NotACard { .. } => {
+        Scanned::GiftCard { .. } | Scanned::Badge { .. } | Scanned::NotACard { .. } => {
             Err(crate::error::InputError::NotACard {
                 given: crate::input::shown(text),
             })
@@ -162,6 +171,9 @@ fn token(word: &str) -> Option<Scanned> {
         ("gc", true) => Some(Scanned::GiftCard {
             id: GiftCardId::new(format!("gc_{tail}")),
         }),
+        ("staff", true) => Some(Scanned::Badge {
+            code: format!("staff_{tail}"),
+        }),
         _ => None,
     }
 }
@@ -189,6 +201,18 @@ mod tests {
         Scanned::Card {
             id: CardId::new(CARD),
         }
+    }
+
+    #[test]
+    fn a_staff_badge_is_never_a_card() {
+        let badge = "staff_k3m9q2x7w4p8r6t5v1z0";
+        assert_eq!(
+            read(&format!("{badge}\r")),
+            Scanned::Badge {
+                code: badge.to_owned()
+            }
+        );
+        assert!(card_id(badge).is_err());
     }
 
     #[test]

@@ -38,6 +38,8 @@ pub struct Settings {
     pub offline_payments: OfflinePaymentPolicy,
     /// Kiosk mode.
     pub kiosk: bool,
+    /// When the till locks itself (the owner's choice).
+    pub lock: crate::people::LockPolicy,
     /// The UI's language (a language code), when chosen.
     pub language: Option<String>,
     /// How large the screens are drawn, in per cent, when a person changed it.

@@ -133,6 +133,8 @@ pub async fn run(args: TillArgs) -> anyhow::Result<()> {
         ..OfflinePaymentPolicy::default()
     };
     counter.save_settings(&settings)?;
+    // The till's owner works it: signed in before the first write.
+    crate::reconcile::as_manager(&counter)?;
 
     tokio::spawn(commands(counter.clone(), clock));
     tokio::spawn(report_status(counter.clone()));
@@ -191,6 +193,8 @@ async fn make_step(counter: &Counter, workload: &Workload, index: usize) -> Stri
 }
 
 async fn try_step(counter: &Counter, workload: &Workload, index: usize) -> Result<String, Error> {
+    // A person at the till: each step is a touch, which keeps it from locking itself.
+    counter.still_here()?;
     let card = |c: usize, list: &[crate::workload::Card]| CardId::new(list[c].card_id.clone());
     Ok(match &workload.steps[index] {
         Step::Visit { card: c } => scan_outcome(

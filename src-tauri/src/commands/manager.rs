@@ -2,6 +2,7 @@
 //! queue's history and its export, the till's places, the kiosk and the demo's samples.
 //! Thin adapters like the rest: the core decides, and asks for the manager.
 
+use counter_core::ids::PersonId;
 use counter_core::keys::KeyPress;
 use counter_core::outbox::ItemState;
 use counter_core::pin::PinStatus;
@@ -20,13 +21,17 @@ use crate::views::{Issued, QueueItemView, SentMessage};
 /// The most writes the history screen lists at once (the export has them all).
 const HISTORY_ROWS: u32 = 1000;
 
-/// Where the manager's PIN stands: set or not, tries left, locked until when.
+/// Where a PIN stands (`person`'s, or the only one who may give it now): set or not,
+/// tries left, locked until when, who may give it.
 #[tauri::command]
-pub async fn pin_status(till: State<'_, Till>) -> Result<PinStatus, CommandError> {
-    Ok(till.session().await.counter.pin_status()?)
+pub async fn pin_status(
+    till: State<'_, Till>,
+    person: Option<PersonId>,
+) -> Result<PinStatus, CommandError> {
+    Ok(till.session().await.counter.pin_status(person)?)
 }
 
-/// Sets the first manager PIN (4 to 8 digits); it opens what it was asked for.
+/// Sets the first PIN, the owner's (4 to 8 digits), and signs the owner in.
 #[tauri::command]
 pub async fn set_pin(
     till: State<'_, Till>,
@@ -36,15 +41,32 @@ pub async fn set_pin(
     Ok(till.session().await.counter.set_pin(&pin, opens)?)
 }
 
-/// Checks the manager PIN (wrong tries lock it); a right one opens one action, or a
-/// manager's visit to the manager's screens.
+/// A manager's PIN (wrong tries lock it, per person): a right one approves the one call
+/// waiting for it, or opens a manager's visit to the manager's screens. `person` is who
+/// typed it, unless only one person may.
 #[tauri::command]
 pub async fn check_pin(
     till: State<'_, Till>,
+    person: Option<PersonId>,
     pin: String,
     opens: PinFor,
 ) -> Result<(), CommandError> {
-    Ok(till.session().await.counter.check_pin(&pin, opens)?)
+    Ok(till
+        .session()
+        .await
+        .counter
+        .check_pin(person, &pin, opens)?)
+}
+
+/// A manager's badge scanned at a cashier's screen: as a right PIN (see `check_pin`).
+#[tauri::command]
+pub async fn approve_with_badge(
+    till: State<'_, Till>,
+    code: String,
+    opens: PinFor,
+) -> Result<(), CommandError> {
+    let badge = counter_core::Credential::Badge { code };
+    Ok(till.session().await.counter.approve(&badge, opens)?)
 }
 
 /// The manager left the manager's screens: the PIN is asked again next time.
@@ -54,7 +76,7 @@ pub async fn manager_leaves(till: State<'_, Till>) -> Result<(), CommandError> {
     Ok(())
 }
 
-/// Changes the manager PIN, the old one first.
+/// Changes one's own PIN, the old one first.
 #[tauri::command]
 pub async fn change_pin(
     till: State<'_, Till>,

@@ -484,5 +484,6 @@ pub mod camera;
 pub mod customer;
 pub mod manager;
 pub mod page;
+pub mod people;
 pub mod receipts;
 pub mod scanner;

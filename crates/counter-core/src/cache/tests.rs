@@ -213,7 +213,10 @@ fn a_download_does_not_replace_a_card_with_queued_writes() {
         &key,
         Timestamp::UNIX_EPOCH,
         None,
-        Default::default(),
+        store::Made {
+            person: Some(crate::pin::set(&conn, "2468", Timestamp::UNIX_EPOCH).unwrap()),
+            ..Default::default()
+        },
     )
     .unwrap();
     let mut newer = customer("1", "Ana", "a@x.es", None);

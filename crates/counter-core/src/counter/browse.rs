@@ -201,7 +201,7 @@ impl Counter {
         cursor: Option<&str>,
     ) -> Result<BrowsePage, Error> {
         self.staff()?;
-        self.as_manager()?;
+        self.permit(Action::Browse)?;
         let mut params = ListParams::new().limit(PAGE);
         if let Some(cursor) = cursor {
             let cursor = input::text(TextField::Search, cursor, 2000, true)?.unwrap_or_default();

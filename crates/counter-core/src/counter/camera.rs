@@ -37,7 +37,7 @@ impl Counter {
             }
             .into());
         }
-        self.as_manager()?;
+        self.permit(Action::SetCamera)?;
         self.change_settings(|saved| saved.camera = device)
     }
 }

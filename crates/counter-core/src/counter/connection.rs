@@ -122,14 +122,14 @@ impl Counter {
         let needs_manager = self.connect_gate()?.needs_manager;
         if needs_manager {
             // Asked before the service is: a refused key leaves the manager's word unused.
-            self.manager_may()?;
+            self.permit_now(Action::Disconnect)?;
         }
         // A candidate teaches the till nothing until its key is in use.
         let learner = Learner::of_candidate(&self.core);
         let client = self.build_client(base_url, key.clone(), learner.clone())?;
         let me = client.me().await?;
         if needs_manager {
-            self.as_manager()?;
+            self.permit(Action::Disconnect)?;
         }
         let storage = self.keys.save(&key)?;
         *self.unreadable_key() = None;
@@ -163,7 +163,7 @@ impl Counter {
         self.owner()?;
         self.staff()?;
         if self.kept().is_some() {
-            self.as_manager()?;
+            self.permit(Action::Disconnect)?;
         }
         // The key forgotten is the one in use; an unreadable one is not known.
         let in_use = self.core.sender().map(|sender| sender.key);

@@ -57,7 +57,7 @@ impl Counter {
             }),
             None => None,
         };
-        self.as_manager()?;
+        self.permit(Action::SetCustomerDisplay)?;
         self.change_settings(|saved| saved.customer_display = display)
     }
 

@@ -99,7 +99,7 @@ impl Counter {
     /// A manager's screen: asked with the manager here.
     pub async fn figures(&self, period: &FiguresPeriod) -> Result<Figures, Error> {
         self.staff()?;
-        self.as_manager()?;
+        self.permit(Action::Figures)?;
         let client = self.core.client().ok_or(Error::NotConnected)?;
         let (from, to) = match period {
             FiguresPeriod::Between { from, to } => input::period(from, to, MAX_FIGURE_DAYS)?,

@@ -3,7 +3,6 @@
 
 use super::*;
 use crate::kinds::LoyaltyType;
-use crate::pin;
 use crate::scanner::Scanned;
 use crate::views::ScanResultView;
 
@@ -87,12 +86,11 @@ impl Counter {
     /// kiosk that turns on forgets the manager: the next one gives the PIN again.
     pub fn set_kiosk(&self, on: bool) -> Result<(), Error> {
         self.owner()?;
-        self.as_manager()?;
+        self.permit(Action::SetKiosk)?;
         self.change_settings(|saved| saved.kiosk = on)?;
         self.kiosk_on.store(on, Ordering::SeqCst);
-        if on {
-            self.manager_leaves();
-        }
+        // The kiosk is no person; leaving it, the till waits for one to sign in.
+        self.lock_till();
         Ok(())
     }
 
@@ -108,12 +106,12 @@ impl Counter {
         }
         self.change_settings(|saved| saved.kiosk = true)?;
         self.kiosk_on.store(true, Ordering::SeqCst);
-        self.manager_leaves();
+        self.lock_till();
         Ok(KioskStart::Started)
     }
 
     pub(super) fn pin_is_set(&self) -> Result<bool, Error> {
-        Ok(pin::status(&self.core.db(), self.core.now(), &self.core.uptime())?.set)
+        Ok(crate::people::anyone(&self.core.reader())?)
     }
 
     /// A customer checks in with their own card: one visit through the outbox, never a

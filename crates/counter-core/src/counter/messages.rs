@@ -239,7 +239,7 @@ impl Counter {
     pub async fn preview_message(&self, draft: &MessageDraft) -> Result<MessagePreview, Error> {
         self.staff()?;
         let message = draft.checked()?;
-        self.as_manager()?;
+        self.permit(Action::PreviewMessage)?;
         let client = self.core.client().ok_or(Error::NotConnected)?;
         let key = self.core.ids.idempotency_key();
         let answer = client.broadcasts().preview(&key, &message.to_api()).await?;
@@ -267,7 +267,7 @@ impl Counter {
     /// (a manager's). A preview is sent once: a second send finds it gone.
     pub async fn send_message(&self, preview: u32) -> Result<Outcome<BroadcastView>, Error> {
         self.staff()?;
-        self.as_manager()?;
+        self.permit(Action::SendMessage)?;
         let (message, token) = self
             .previews
             .lock()
@@ -281,7 +281,7 @@ impl Counter {
     /// Cancels a message this till scheduled, through the outbox (a manager's).
     pub async fn cancel_message(&self, id: &str) -> Result<Outcome<BroadcastView>, Error> {
         self.staff()?;
-        self.as_manager()?;
+        self.permit(Action::CancelMessage)?;
         let known = self.scheduled_messages()?.into_iter().any(|m| m.id == id);
         if !known {
             return Err(NotAllowed::NotScheduledHere.into());

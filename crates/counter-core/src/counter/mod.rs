@@ -32,6 +32,7 @@ use crate::outbox::store::RepeatConfirmation;
 use crate::outbox::{ItemId, ItemState, OutboxItem, QueueCounts, Write, store};
 use crate::outcome::Outcome;
 use crate::payment::{self, AmountError, OfflinePaymentPolicy};
+use crate::roles::Action;
 use crate::secrets::{KeptKey, KeyFingerprint, KeyStorage, KeyStore};
 use crate::send::{self, Mode, Report};
 use crate::settings::{self, KeptConnection, Settings};
@@ -50,7 +51,6 @@ mod customer_screen;
 mod customers;
 mod figures;
 mod kiosk;
-mod manager;
 mod messages;
 mod payments;
 mod places;
@@ -58,6 +58,7 @@ mod printing;
 mod queue;
 mod samples;
 mod scans;
+mod seat;
 mod unusual;
 
 pub use crate::config::MANAGER_IDLE;
@@ -69,7 +70,6 @@ pub use connection::ConnectGate;
 pub use customers::{EnrolOutcome, Enrolment};
 pub use figures::{Figure, FigureName, Figures, FiguresPeriod, MAX_FIGURE_DAYS};
 pub use kiosk::{CheckIn, KioskStart};
-pub use manager::PinFor;
 pub use messages::{
     BroadcastDraft, MessageAudience, MessageDraft, MessagePreview, ScheduledMessage, ScheduledState,
 };
@@ -81,6 +81,7 @@ pub use places::{Place, TillPlaces};
 pub use queue::ItemChoices;
 pub use samples::{SampleCard, SampleCardKind, SampleGiftCard, SampleGiftKind, Samples};
 pub use scans::{CardOffer, FreshCard, RepeatVisit, ScanFound, ScanOutcome};
+pub use seat::{Credential, PinFor, SeatView};
 pub use unusual::{MAX_UNUSUAL_SCANS, UnusualActivity, UnusualCard};
 
 /// What the key is, as the UI shows it after connecting.
@@ -112,8 +113,8 @@ pub struct Counter {
     /// Why the kept key could not be read when the till opened, until a key is given or
     /// forgotten: read once, not from the keychain at every question.
     unreadable_key: std::sync::Mutex<Option<Trouble>>,
-    /// Whether a manager is here, and for what (see `manager.rs`).
-    presence: std::sync::Mutex<manager::Presence>,
+    /// Who is at the till, and what a manager approved (see `seat.rs`).
+    presence: std::sync::Mutex<seat::Presence>,
     /// The till is a kiosk now: the core answers only what a kiosk does.
     kiosk_on: AtomicBool,
     /// Messages previewed in this run, by the number the screen holds, with their
@@ -349,8 +350,9 @@ impl Counter {
         replaces: Option<ItemId>,
     ) -> Result<(OutboxItem, Report), Error> {
         let core = &self.core;
+        let author = self.author()?;
         let key = core.ids.idempotency_key();
-        let id = core.enqueue_claimed(&write, &key, replaces)?;
+        let id = core.enqueue_claimed(&write, &key, replaces, author)?;
         self.attend(id).await
     }
 
@@ -428,7 +430,7 @@ impl Counter {
     pub fn set_offline_payments(&self, policy: OfflinePaymentPolicy) -> Result<(), Error> {
         self.staff()?;
         self.owner()?;
-        self.as_manager()?;
+        self.permit(Action::SaveOfflinePayments)?;
         self.change_settings(|saved| saved.offline_payments = policy)
     }
 

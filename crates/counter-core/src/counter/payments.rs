@@ -224,6 +224,9 @@ impl Counter {
             reference,
         };
         let (item, report) = self.submit(write, None).await?;
+        // The payment is this person's, whatever comes next; then the till locks, when
+        // the owner chose so.
+        self.after_gift_card_payment()?;
         let outcome = Outcome::of(
             &item,
             |answer| match answer {
@@ -443,7 +446,7 @@ impl Counter {
                 .unwrap_or_default(),
             recipient_email: input::email(&issue.recipient_email)?,
         };
-        self.as_manager()?;
+        self.permit(Action::IssueGiftCard)?;
         self.write_outcome(write, |answer| match answer {
             Answer::GiftCard(issued) => Some(issued),
             _ => None,

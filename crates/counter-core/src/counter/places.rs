@@ -76,7 +76,7 @@ impl Counter {
         location_id: Option<&str>,
     ) -> Result<(), Error> {
         self.staff()?;
-        self.as_manager()?;
+        self.permit(Action::SetTillPlaces)?;
         let places = self.till_places().await?;
         let pick = |given: Option<&str>, among: &[Place]| -> Result<Option<String>, Error> {
             match given.map(str::trim).filter(|g| !g.is_empty()) {

@@ -33,7 +33,7 @@ impl Counter {
                 })
             })
             .transpose()?;
-        self.as_manager()?;
+        self.permit(Action::SetPrinter)?;
         self.change_settings(|saved| saved.printer = setup)?;
         self.core.printer.wake.notify_one();
         Ok(())
@@ -53,7 +53,7 @@ impl Counter {
     /// Prints a test page (a manager's, from Settings).
     pub fn print_test(&self) -> Result<JobId, Error> {
         self.staff()?;
-        self.as_manager()?;
+        self.permit(Action::PrintTest)?;
         self.print(|heading| Receipt::Test { heading })
     }
 
@@ -107,7 +107,7 @@ impl Counter {
     pub fn cancel_print(&self, job: JobId) -> Result<(), Error> {
         self.staff()?;
         print_jobs::get(&self.core.db(), job)?.ok_or(Error::NoSuchReceipt)?;
-        self.as_manager()?;
+        self.permit(Action::CancelPrint)?;
         if !print_jobs::cancel(&self.core.db(), job)? {
             return Err(NotAllowed::NotWaitingToPrint.into());
         }

@@ -65,7 +65,7 @@ impl Counter {
         self.staff()?;
         let note = input::text(TextField::Note, note, 500, false)?.unwrap_or_default();
         if outcome_state(&self.core, item)?.write.kind().is_money() {
-            self.as_manager()?;
+            self.permit(Action::DiscardPaymentOrIssue)?;
         }
         let closed = !self.core.is_claimed(item)
             && store::discard(&self.core.db(), item, &note, self.core.now())?;
@@ -99,7 +99,7 @@ impl Counter {
             return Err(NotAllowed::SameAnswerAgain.into());
         }
         if found.write.kind().is_money() {
-            self.as_manager()?;
+            self.permit(Action::ResendPaymentOrIssue)?;
         }
         if !store::approve_resend(&self.core.db(), item)? {
             return Err(NotAllowed::NoDecisionPending.into());
@@ -142,7 +142,7 @@ impl Counter {
     ) -> Result<usize, Error> {
         self.staff()?;
         let period = self.period(from, to)?;
-        self.as_manager()?;
+        self.permit(Action::ExportHistory)?;
         let items = store::made_between(&self.core.db(), period, state, false, u32::MAX)?;
         let csv = history::to_csv(&items, &TimeZone::system());
         std::fs::write(path, csv).map_err(Error::Export)?;

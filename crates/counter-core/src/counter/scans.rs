@@ -130,8 +130,9 @@ impl Counter {
             amount: None,
             confirm_repeat: true,
         };
+        let author = self.author()?;
         let key = core.ids.idempotency_key();
-        let confirmation = core.confirm_repeat_claimed(item, &write, &key)?;
+        let confirmation = core.confirm_repeat_claimed(item, &write, &key, author)?;
         core.publish_item(item);
         let (replacement, report) = match confirmation {
             RepeatConfirmation::Stored(replacement) => self.attend(replacement).await?,
@@ -200,6 +201,10 @@ impl Counter {
                 reason: NotACard::NotKnown,
             },
             Scanned::NotACard { reason } => ScanFound::NotACard { reason },
+            // A person's badge signs them in at the lock screen; it is no card.
+            Scanned::Badge { .. } => ScanFound::NotACard {
+                reason: NotACard::StaffBadge,
+            },
         })
     }
 
@@ -236,7 +241,7 @@ impl Counter {
     /// Sets the keyboard layout the wedge scanner was set up for (a manager's).
     pub fn set_scanner_layout(&self, layout: crate::keys::KeyboardLayout) -> Result<(), Error> {
         self.staff()?;
-        self.as_manager()?;
+        self.permit(Action::SetScannerLayout)?;
         self.change_settings(|saved| saved.scanner_layout = layout)
     }
 

@@ -64,7 +64,7 @@ impl Counter {
     /// The cards with unusual activity today (a manager's).
     pub fn unusual_activity(&self) -> Result<UnusualActivity, Error> {
         self.staff()?;
-        self.as_manager()?;
+        self.permit(Action::UnusualActivity)?;
         let (since, threshold) = (
             self.start_of_today(),
             Self::unusual_threshold(&self.settings()?),
@@ -98,7 +98,7 @@ impl Counter {
             }
             .into());
         }
-        self.as_manager()?;
+        self.permit(Action::SetUnusualThreshold)?;
         self.change_settings(|saved| saved.unusual_scans = Some(threshold))
     }
 }

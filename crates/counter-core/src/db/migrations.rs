@@ -291,6 +291,55 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX cards_by_customer_row ON cards(customer_row);
     CREATE INDEX cards_without_customer ON cards(customer_id) WHERE customer_row IS NULL;
     "#,
+    // 13: the till's people. The manager's PIN becomes the owner's seat, named "Owner"
+    // until renamed, with its wrong tries and its lock; each person has their own. A
+    // badge is kept as its SHA-256 (the badge itself is a key to the till). The till has
+    // an id of its own, made here once, and a name the owner gives it. From now on each
+    // write names who made it at which till (a kiosk's check-in names no person); the
+    // writes from before name neither: "this till, before staff seats".
+    r#"
+    CREATE TABLE people (
+        id             INTEGER PRIMARY KEY,
+        name           TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 40),
+        role           TEXT NOT NULL CHECK (role IN ('cashier', 'manager', 'owner')),
+        hash           TEXT NOT NULL,
+        failures       INTEGER NOT NULL DEFAULT 0,
+        locks          INTEGER NOT NULL DEFAULT 0,
+        lock_ms        INTEGER,
+        lock_served_ms INTEGER NOT NULL DEFAULT 0,
+        lock_boot      TEXT,
+        lock_uptime_ms INTEGER,
+        locked_at      TEXT,
+        badge          TEXT UNIQUE,
+        disabled       INTEGER NOT NULL DEFAULT 0 CHECK (disabled IN (0, 1)),
+        created_at     TEXT NOT NULL
+    );
+    INSERT INTO people (id, name, role, hash, failures, locks, lock_ms, lock_served_ms,
+                        lock_boot, lock_uptime_ms, locked_at, created_at)
+        SELECT 1, 'Owner', 'owner', hash, failures, locks, lock_ms, lock_served_ms,
+               lock_boot, lock_uptime_ms, locked_at, strftime('%Y-%m-%dT%H:%M:%SZ', 'now')
+        FROM manager_pin;
+    DROP TABLE manager_pin;
+    CREATE TABLE role_rules (
+        action TEXT NOT NULL,
+        role   TEXT NOT NULL CHECK (role IN ('cashier', 'manager')),
+        rule   TEXT NOT NULL CHECK (rule IN ('allowed', 'with_approval', 'refused')),
+        PRIMARY KEY (action, role)
+    );
+    CREATE TABLE till (
+        id      INTEGER PRIMARY KEY CHECK (id = 1),
+        till_id TEXT NOT NULL,
+        name    TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 30)
+    );
+    INSERT INTO till (id, till_id, name) VALUES (1, lower(hex(randomblob(16))), 'Counter 1');
+    ALTER TABLE outbox ADD COLUMN person INTEGER REFERENCES people(id);
+    ALTER TABLE outbox ADD COLUMN till TEXT;
+    CREATE TRIGGER outbox_says_who BEFORE INSERT ON outbox
+        WHEN NEW.till IS NULL OR (NEW.person IS NULL AND NEW.kiosk = 0)
+    BEGIN
+        SELECT RAISE(ABORT, 'a write names its till, and the person who made it');
+    END;
+    "#,
 ];
 
 /// The schema version this build writes.
@@ -399,8 +448,9 @@ mod tests {
         // The next item follows the last; the triggers count it; a reference to no
         // item is still refused.
         conn.execute(
-            "INSERT INTO outbox (kind, idempotency_key, write, body, state, created_at)
-             VALUES ('scan', 'k3', '{}', '{}', 'queued', '2026-11-23T10:01:00Z')",
+            "INSERT INTO outbox (kind, idempotency_key, write, body, state, created_at,
+                                 kiosk, till)
+             VALUES ('scan', 'k3', '{}', '{}', 'queued', '2026-11-23T10:01:00Z', 1, 't')",
             [],
         )
         .unwrap();
@@ -416,8 +466,8 @@ mod tests {
         assert!(
             conn.execute(
                 "INSERT INTO outbox (kind, idempotency_key, write, body, state, created_at,
-                                     replaces)
-                 VALUES ('scan', 'k4', '{}', '{}', 'queued', '2026-11-23T10:02:00Z', 99)",
+                                     replaces, kiosk, till)
+                 VALUES ('scan', 'k4', '{}', '{}', 'queued', '2026-11-23T10:02:00Z', 99, 1, 't')",
                 [],
             )
             .is_err(),

@@ -21,6 +21,8 @@ pub enum TextField {
     Title,
     /// A message's body.
     Body,
+    /// The till's name.
+    TillName,
 }
 }
 

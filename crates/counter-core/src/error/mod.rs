@@ -64,9 +64,15 @@ pub enum Error {
     /// Not allowed now, and why.
     #[error(transparent)]
     NotAllowed(#[from] NotAllowed),
-    /// The manager's PIN was refused.
+    /// A PIN or a badge was refused.
     #[error(transparent)]
     Pin(#[from] crate::pin::PinError),
+    /// A change of the roster was refused.
+    #[error(transparent)]
+    Roster(#[from] crate::people::RosterError),
+    /// A change of the role table was refused.
+    #[error(transparent)]
+    Rule(#[from] crate::roles::RuleError),
     /// An export could not be written where the person chose.
     #[error("the file could not be written: {0}")]
     Export(std::io::Error),
@@ -91,6 +97,16 @@ pub enum Error {
         /// What is missing.
         what: &'static str,
     },
+}
+
+impl From<crate::people::RosterFailure> for Error {
+    fn from(failure: crate::people::RosterFailure) -> Self {
+        match failure {
+            crate::people::RosterFailure::Refused(refused) => Error::Roster(refused),
+            crate::people::RosterFailure::Pin(pin) => pin.into(),
+            crate::people::RosterFailure::Db(db) => Error::Db(db),
+        }
+    }
 }
 
 impl From<crate::pin::PinFailure> for Error {
@@ -165,6 +181,21 @@ pub enum NotAllowed {
     /// Only a receipt waiting for the printer can be taken off the queue.
     #[error("this receipt is not waiting for the printer")]
     NotWaitingToPrint,
+    /// The idle time before the till locks itself out of its range.
+    #[error("the till locks after 1 to {max} minutes")]
+    LockMinutesOutOfRange {
+        /// The most minutes.
+        max: u32,
+    },
+    /// Nobody is signed in at the till: a person signs in first.
+    #[error("nobody is signed in at this till")]
+    NotSignedIn,
+    /// The person's role may not do this at this till ([`crate::roles`]).
+    #[error("this person's role may not do {action:?} here")]
+    RoleMayNot {
+        /// What was refused.
+        action: crate::roles::Action,
+    },
 }
 }
 
@@ -267,8 +298,12 @@ pub enum ErrorCode {
     NoSuchItem,
     /// Not allowed now.
     NotAllowed,
-    /// The manager's PIN was refused.
+    /// A PIN or a badge was refused.
     PinRefused,
+    /// A change of the roster was refused.
+    RosterRefused,
+    /// A change of the role table was refused.
+    RuleRefused,
     /// A period of days was refused.
     InvalidPeriod,
     /// An export could not be written.
@@ -309,8 +344,12 @@ pub enum ErrorData {
     NotAllowed(NotAllowed),
     /// Why a base URL cannot be used.
     BaseUrl(loyalty_api::BaseUrlProblem),
-    /// Why the manager's PIN was refused.
+    /// Why a PIN or a badge was refused.
     Pin(crate::pin::PinError),
+    /// Why a change of the roster was refused.
+    Roster(crate::people::RosterError),
+    /// Why a change of the role table was refused.
+    Rule(crate::roles::RuleError),
     /// Why a call was refused at the app's door.
     Arguments(ArgumentsError),
     /// Why a printer's address was refused.
@@ -355,6 +394,8 @@ impl Error {
             Error::NoSuchItem => ErrorCode::NoSuchItem,
             Error::NotAllowed(_) => ErrorCode::NotAllowed,
             Error::Pin(_) => ErrorCode::PinRefused,
+            Error::Roster(_) => ErrorCode::RosterRefused,
+            Error::Rule(_) => ErrorCode::RuleRefused,
             Error::Export(_) => ErrorCode::ExportFailed,
             Error::Stored { .. } => ErrorCode::StorageFailed,
             Error::Arguments(_) => ErrorCode::InvalidArguments,
@@ -376,6 +417,8 @@ impl Error {
             Error::OfflinePolicy(e) => Some(ErrorData::Policy(e.clone())),
             Error::NotAllowed(e) => Some(ErrorData::NotAllowed(e.clone())),
             Error::Pin(e) => Some(ErrorData::Pin(e.clone())),
+            Error::Roster(e) => Some(ErrorData::Roster(e.clone())),
+            Error::Rule(e) => Some(ErrorData::Rule(e.clone())),
             Error::Arguments(e) => Some(ErrorData::Arguments(e.clone())),
             Error::Printer(e) => Some(ErrorData::Printer(e.clone())),
             Error::Client(loyalty_api::BuildError::BaseUrl { reason, .. }) => {

@@ -6,6 +6,7 @@ use std::collections::HashSet;
 use tokio::time::Instant;
 
 use super::Core;
+use crate::ids::PersonId;
 use crate::outbox::{ItemId, store};
 
 impl Core {
@@ -54,10 +55,12 @@ impl Core {
         write: &crate::outbox::Write,
         key: &loyalty_api::IdempotencyKey,
         replaces: Option<ItemId>,
+        person: PersonId,
     ) -> rusqlite::Result<ItemId> {
         let made = store::Made {
             owner: self.owner(),
             kiosk: false,
+            person: Some(person),
         };
         let mut claimed = self.claimed.lock().unwrap_or_else(|p| p.into_inner());
         let id = store::enqueue(&self.db(), write, key, self.now(), replaces, made)?;
@@ -86,9 +89,11 @@ impl Core {
         first: ItemId,
         replacement: &crate::outbox::Write,
         key: &loyalty_api::IdempotencyKey,
+        person: PersonId,
     ) -> rusqlite::Result<store::RepeatConfirmation> {
         let mut claimed = self.claimed.lock().unwrap_or_else(|p| p.into_inner());
-        let found = store::confirm_repeat(&mut self.db(), first, replacement, key, self.now())?;
+        let found =
+            store::confirm_repeat(&mut self.db(), first, replacement, key, self.now(), person)?;
         if let store::RepeatConfirmation::Stored(id) = found {
             claimed.insert(id);
         }

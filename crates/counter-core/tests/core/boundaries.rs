@@ -14,6 +14,8 @@ use counter_core::{
 use loyalty_api::ScanAction;
 use serde_json::json;
 
+use counter_core::roles::Action;
+
 use crate::{Env, drain, test_config};
 
 const PIN: &str = "2468";
@@ -62,8 +64,7 @@ async fn a_write_belongs_to_its_business() {
         .connect(&env.sandbox_url(), &first_key)
         .await
         .unwrap();
-    counter.set_pin(PIN, PinFor::OneAction).unwrap();
-    counter.manager_leaves();
+    crate::cashier_signs_in(&counter);
 
     // The kept key is revoked; a visit made now waits in the queue.
     env.control(
@@ -97,7 +98,8 @@ async fn a_write_belongs_to_its_business() {
 
     // The manager decides: the till now works for the other business, and the visit
     // waits for a key of its own, untouched, saying for whom.
-    counter.check_pin(PIN, PinFor::OneAction).unwrap();
+    let connecting = |key: &str| json!({"baseUrl": env.sandbox_url(), "apiKey": key});
+    crate::approved(&counter, Action::Connect, connecting(&other_key));
     let connected = counter
         .connect(&env.sandbox_url(), &other_key)
         .await
@@ -117,7 +119,7 @@ async fn a_write_belongs_to_its_business() {
     manager_only(counter.connect(&env.sandbox_url(), &env.key).await);
 
     // A key of the visit's own business: it goes, once.
-    counter.check_pin(PIN, PinFor::OneAction).unwrap();
+    crate::approved(&counter, Action::Connect, connecting(&env.key));
     counter.connect(&env.sandbox_url(), &env.key).await.unwrap();
     drain(&counter).await;
     assert_eq!(counter.item(item).unwrap().state, ItemState::Done);
@@ -167,20 +169,31 @@ async fn writes_stored_before_owners_were_recorded_belong_to_the_business_the_ti
     counter.close().await;
 }
 
+/// A manager's word opens the one call it was given for, or a manager's visit. A PIN
+/// typed at a cashier's screen approves the call the core refused for want of it, with
+/// those arguments, once: not another call, not the same call with other arguments
+/// (another amount), not a call made after the idle time.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_pin_opens_one_action_or_one_managers_visit() {
+async fn a_pin_opens_one_call_or_one_managers_visit() {
     let env = Env::start().await;
     // The manager's idle (five minutes) is measured on the till's clock, moved here.
     let counter = env.counter().await;
     let idle = counter_core::MANAGER_IDLE;
-    counter.set_pin(PIN, PinFor::OneAction).unwrap();
-    let issue = || GiftCardIssue {
-        amount: "20".into(),
+    counter
+        .set_lock_policy(counter_core::people::LockPolicy {
+            idle_minutes: 60,
+            after_gift_card_payment: false,
+        })
+        .unwrap();
+    crate::cashier_signs_in(&counter);
+    let issue = |amount: &str| GiftCardIssue {
+        amount: amount.into(),
         currency: "EUR".into(),
         locale: "en".into(),
         recipient_name: "Ada".into(),
         recipient_email: "ada@example.com".into(),
     };
+    let call = |amount: &str| json!({"issue": issue(amount)});
     let issued_on_server = || async {
         env.api_get("/v1/gift_cards?limit=100").await["data"]
             .as_array()
@@ -189,38 +202,50 @@ async fn a_pin_opens_one_action_or_one_managers_visit() {
     };
     let before = issued_on_server().await;
 
-    // The PIN set opened one action: one card, and the next issue asks again.
-    counter.issue_gift_card(issue()).await.unwrap();
-    manager_only(counter.issue_gift_card(issue()).await);
-    assert!(!counter.pin_status().unwrap().manager_here);
-    counter.check_pin(PIN, PinFor::OneAction).unwrap();
-    counter.issue_gift_card(issue()).await.unwrap();
-    manager_only(counter.issue_gift_card(issue()).await);
-    assert_eq!(issued_on_server().await, before + 2);
+    // Without a manager: refused, in the core as at the door.
+    manager_only(counter.issue_gift_card(issue("20")).await);
+    manager_only(crate::door(&counter, Action::IssueGiftCard, call("20")));
+    assert!(!counter.pin_status(None).unwrap().manager_here);
+
+    // Approved for 20: a call of 500 is not that call, and uses the approval up.
+    counter.check_pin(None, PIN, PinFor::OneAction).unwrap();
+    manager_only(crate::door(&counter, Action::IssueGiftCard, call("500")));
+    manager_only(crate::door(&counter, Action::IssueGiftCard, call("20")));
+    // Approved for 20, admitted for 20: one card, and the next issue asks again.
+    crate::approved(&counter, Action::IssueGiftCard, call("20"));
+    counter.issue_gift_card(issue("20")).await.unwrap();
+    manager_only(counter.issue_gift_card(issue("20")).await);
+    manager_only(crate::door(&counter, Action::IssueGiftCard, call("20")));
+    // An approval of one kind of call opens no other.
+    crate::approved(&counter, Action::IssueGiftCard, call("20"));
+    manager_only(counter.set_offline_payments(Default::default()));
+    assert_eq!(issued_on_server().await, before + 1);
 
     // A manager's visit lasts while they work, and ends on leaving.
-    counter.check_pin(PIN, PinFor::Visit).unwrap();
-    assert!(counter.pin_status().unwrap().manager_here);
+    counter.check_pin(None, PIN, PinFor::Visit).unwrap();
+    assert!(counter.pin_status(None).unwrap().manager_here);
     for _ in 0..3 {
         env.clock.pass(idle * 2 / 3);
+        counter.still_here().unwrap();
         counter.set_offline_payments(Default::default()).unwrap();
     }
     counter.manager_leaves();
     manager_only(counter.set_offline_payments(Default::default()));
 
-    // ... and after the idle time, whatever the wall clock says; a PIN for one action
-    // lapses too.
-    counter.check_pin(PIN, PinFor::Visit).unwrap();
+    // ... and after the idle time, whatever the wall clock says; an approval lapses too.
+    counter.check_pin(None, PIN, PinFor::Visit).unwrap();
     env.clock.advance(jiff::SignedDuration::from_hours(-2));
     env.clock.pass(idle - Duration::from_secs(1));
-    assert!(counter.pin_status().unwrap().manager_here);
+    assert!(counter.pin_status(None).unwrap().manager_here);
     env.clock.pass(Duration::from_secs(2));
-    assert!(!counter.pin_status().unwrap().manager_here);
+    assert!(!counter.pin_status(None).unwrap().manager_here);
     manager_only(counter.set_offline_payments(Default::default()));
-    counter.check_pin(PIN, PinFor::OneAction).unwrap();
+    manager_only(crate::door(&counter, Action::IssueGiftCard, call("20")));
+    counter.check_pin(None, PIN, PinFor::OneAction).unwrap();
     env.clock.pass(idle + Duration::from_secs(1));
-    manager_only(counter.issue_gift_card(issue()).await);
-    assert_eq!(issued_on_server().await, before + 2);
+    manager_only(crate::door(&counter, Action::IssueGiftCard, call("20")));
+    manager_only(counter.issue_gift_card(issue("20")).await);
+    assert_eq!(issued_on_server().await, before + 1);
     counter.close().await;
 }
 
@@ -230,10 +255,10 @@ async fn a_kiosk_is_a_kiosk_in_the_core() {
     let (card, customer) = env.new_visit_card().await;
     let gift = env.gift_card(50).await;
     let counter = env.counter().await;
-    counter.set_pin(PIN, PinFor::Visit).unwrap();
+    crate::owner_signs_in(&counter);
     // A manager was here when the kiosk turned on: they are forgotten.
     counter.set_kiosk(true).unwrap();
-    assert!(!counter.pin_status().unwrap().manager_here);
+    assert!(!counter.pin_status(None).unwrap().manager_here);
 
     kiosk_refuses(
         counter
@@ -278,8 +303,9 @@ async fn a_kiosk_is_a_kiosk_in_the_core() {
 
     // Leaving takes the PIN.
     manager_only(counter.set_kiosk(false));
-    counter.check_pin(PIN, PinFor::OneAction).unwrap();
+    crate::approved(&counter, Action::SetKiosk, json!({"on": false}));
     counter.set_kiosk(false).unwrap();
+    crate::owner_signs_in(&counter);
     assert!(counter.search("Test", 10).is_ok());
     counter.close().await;
 }
@@ -293,7 +319,7 @@ async fn kiosk_check_ins_made_offline_count_once_and_ask_no_one() {
     let mut env = Env::start().await;
     let (card, customer) = env.new_visit_card().await;
     let counter = env.counter().await;
-    counter.set_pin(PIN, PinFor::OneAction).unwrap();
+    crate::owner_signs_in(&counter);
     counter.start_as_kiosk().unwrap();
 
     // Offline, a customer checks in three times: one is saved, the others are told.
@@ -321,8 +347,9 @@ async fn kiosk_check_ins_made_offline_count_once_and_ask_no_one() {
     let counts = counter.counts().unwrap();
     assert_eq!((counts.queued, counts.needs_decision), (0, 0));
     assert_eq!(env.scans_of(&customer).await, [("visit".to_owned(), 0)]);
-    counter.check_pin(PIN, PinFor::OneAction).unwrap();
+    crate::approved(&counter, Action::SetKiosk, json!({"on": false}));
     counter.set_kiosk(false).unwrap();
+    crate::owner_signs_in(&counter);
     let closed = counter
         .queue(false, 10)
         .unwrap()
@@ -354,7 +381,7 @@ async fn sending_a_gift_card_again_is_the_managers_and_shows_the_card_probably_i
         .connect(&env.sandbox_url(), &first_key)
         .await
         .unwrap();
-    counter.set_pin(PIN, PinFor::OneAction).unwrap();
+    crate::owner_signs_in(&counter);
     let cards_for_grace = || async {
         env.api_get("/v1/gift_cards?limit=100").await["data"]
             .as_array()
@@ -384,7 +411,6 @@ async fn sending_a_gift_card_again_is_the_managers_and_shows_the_card_probably_i
 
     // The key is replaced: the issue, which may have arrived under the first key,
     // waits for a person.
-    counter.check_pin(PIN, PinFor::OneAction).unwrap();
     counter.connect(&env.sandbox_url(), &env.key).await.unwrap();
     counter.send_now();
     crate::wait_for_state(&counter, item, ItemState::NeedsDecision).await;
@@ -392,14 +418,22 @@ async fn sending_a_gift_card_again_is_the_managers_and_shows_the_card_probably_i
     let choices = counter.choices(&waiting);
     assert!(choices.send_again && choices.send_again_needs_manager);
 
-    // A cashier cannot send it again; the manager sees the card it probably issued.
+    // A cashier cannot send it again, at the door or in the core; the manager sees the
+    // card it probably issued, and withdraws it on her screen.
+    crate::cashier_signs_in(&counter);
+    manager_only(crate::door(
+        &counter,
+        Action::RetryItem,
+        json!({"item": item}),
+    ));
     manager_only(counter.retry_item(item));
     assert_eq!(counter.item(item).unwrap().state, ItemState::NeedsDecision);
     let probably = counter.probably_issued(item).await.unwrap();
     assert_eq!(probably.len(), 1, "{probably:?}");
     assert_eq!(probably[0].amount, "30.00");
     assert_eq!(probably[0].recipient_name.as_deref(), Some("Grace"));
-    counter.check_pin(PIN, PinFor::OneAction).unwrap();
+    let withdraw = json!({"item": item, "note": "issued already: this is probably it"});
+    crate::approved(&counter, Action::DiscardItem, withdraw);
     counter
         .discard(item, "issued already: this is probably it")
         .unwrap();
@@ -531,14 +565,15 @@ async fn an_id_no_customer_of_this_business_has_is_refused_before_anything_is_st
     assert_eq!(counter.queue(false, 10).unwrap().len(), 1);
 
     // At the kiosk: not a card of this shop, said to the customer; nothing stored.
-    counter.set_pin(PIN, PinFor::Visit).unwrap();
+    crate::owner_signs_in(&counter);
     counter.set_kiosk(true).unwrap();
     assert_eq!(
         counter.check_in(nowhere.as_str()).await.unwrap(),
         CheckIn::NotOurs
     );
-    counter.check_pin(PIN, PinFor::OneAction).unwrap();
+    crate::approved(&counter, Action::SetKiosk, json!({"on": false}));
     counter.set_kiosk(false).unwrap();
+    crate::owner_signs_in(&counter);
     assert_eq!(counter.queue(false, 10).unwrap().len(), 1);
 
     // Offline the till cannot tell (a card enrolled elsewhere today may be real): the
@@ -557,9 +592,8 @@ async fn only_a_manager_chooses_the_camera_and_the_scanners_layout_and_a_device_
  {
     let env = Env::start().await;
     let counter = env.counter().await;
-    counter.set_pin(PIN, PinFor::OneAction).unwrap();
-    counter.manager_leaves();
-    // A cashier without the PIN.
+    // A cashier.
+    crate::cashier_signs_in(&counter);
     assert_eq!(
         counter
             .set_camera(Some("/dev/video0".into()))
@@ -590,11 +624,10 @@ async fn only_a_manager_chooses_the_camera_and_the_scanners_layout_and_a_device_
         ErrorCode::PinRefused
     );
     assert_eq!(counter.scanner_layout().unwrap(), KeyboardLayout::Us);
-    // The manager.
-    counter.check_pin(PIN, PinFor::OneAction).unwrap();
+    // The manager signs in.
+    crate::owner_signs_in(&counter);
     counter.set_scanner_layout(KeyboardLayout::Fr).unwrap();
     assert_eq!(counter.scanner_layout().unwrap(), KeyboardLayout::Fr);
-    counter.check_pin(PIN, PinFor::OneAction).unwrap();
     counter.set_camera(Some(" /dev/video2 ".into())).unwrap();
     assert_eq!(
         counter.camera_choice().unwrap().as_deref(),
@@ -602,7 +635,6 @@ async fn only_a_manager_chooses_the_camera_and_the_scanners_layout_and_a_device_
     );
     // At the kiosk, the customer may use the camera the till has, not choose it or
     // list the computer's.
-    counter.check_pin(PIN, PinFor::OneAction).unwrap();
     counter.set_kiosk(true).unwrap();
     kiosk_refuses(counter.set_camera(None));
     kiosk_refuses(counter.camera_choice());

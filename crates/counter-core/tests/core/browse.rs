@@ -15,13 +15,12 @@ async fn lists_load_more_filter_and_show_a_deleted_customer() {
         customer_id: None,
         kind: None,
     };
+    crate::cashier_signs_in(&counter);
     assert!(matches!(
         counter.browse(&scans, None).await,
         Err(Error::Pin(_))
     ));
-    counter
-        .set_pin("2468", counter_core::PinFor::Visit)
-        .unwrap();
+    crate::owner_signs_in(&counter);
 
     // The sandbox's 200 demo scans: a first page, then the next on its cursor.
     let first = counter.browse(&scans, None).await.unwrap();

@@ -71,9 +71,7 @@ async fn with_a_keychain_the_key_lands_there_and_in_no_file_and_a_restart_finds_
     );
 
     // Forgotten: gone from the keychain too, so a restart has no key.
-    counter
-        .set_pin("2468", counter_core::PinFor::Visit)
-        .unwrap(); // the manager, who alone forgets a key
+    crate::owner_signs_in(&counter); // the manager, who alone forgets a key
     counter.disconnect().unwrap();
     counter.close().await;
     let counter = env.open_with(config).await;

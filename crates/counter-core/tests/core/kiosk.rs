@@ -124,16 +124,14 @@ async fn a_pass_that_cannot_be_read_leaves_the_visit_counted_once_without_progre
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_till_becomes_a_kiosk_only_with_a_manager_pin_to_leave_it_by() {
     let env = Env::start().await;
-    let counter = env.counter().await;
+    let counter = env.counter_before_anyone().await;
 
     // `--kiosk` before any PIN: not yet, so no customer can choose the PIN and leave.
     assert_eq!(counter.start_as_kiosk().unwrap(), KioskStart::NeedsPin);
     assert!(!counter.kiosk().unwrap());
     assert!(!counter.settings().unwrap().kiosk);
 
-    counter
-        .set_pin("2468", counter_core::PinFor::Visit)
-        .unwrap();
+    crate::owner_signs_in(&counter);
     assert_eq!(counter.start_as_kiosk().unwrap(), KioskStart::Started);
     assert!(counter.kiosk().unwrap());
 
@@ -148,19 +146,17 @@ async fn a_till_becomes_a_kiosk_only_with_a_manager_pin_to_leave_it_by() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_kiosk_kept_without_a_pin_opens_as_a_counter() {
     let env = Env::start().await;
-    let counter = env.counter().await;
+    let counter = env.counter_before_anyone().await;
     let mut settings = counter.settings().unwrap();
     counter.close().await;
     // As an earlier version left it: the kiosk on, no PIN.
     settings.kiosk = true;
     env.replace_settings(&serde_json::to_string(&settings).unwrap());
 
-    let counter = env.open_with(crate::test_config()).await;
+    let counter = env.open_bare(crate::test_config()).await;
     assert!(!counter.kiosk().unwrap(), "a kiosk nobody could leave");
     // Nor does the first PIN, set for anything else, turn it into one.
-    counter
-        .set_pin("2468", counter_core::PinFor::Visit)
-        .unwrap();
+    crate::owner_signs_in(&counter);
     assert!(!counter.kiosk().unwrap());
     assert!(!counter.settings().unwrap().kiosk);
 }

@@ -26,8 +26,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use counter_core::ids::PersonId;
+use counter_core::roles::{Action, Role};
 use counter_core::secrets::SecretsConfig;
-use counter_core::{Config, Counter, Event, ItemId, ItemState, ManualClock, UuidIds};
+use counter_core::{
+    Config, Counter, Credential, Error, Event, ItemId, ItemState, ManualClock, UuidIds,
+};
 use jiff::Timestamp;
 use loyalty_api::{CardId, CustomerId, GiftCardId, Jitter, RetryPolicy};
 use loyalty_sandbox::{Running, Sandbox};
@@ -283,6 +287,16 @@ impl Env {
         self.counter_with(test_config()).await
     }
 
+    /// Opens a counter on a till nobody was ever signed in at (no PIN yet), connected.
+    pub async fn counter_before_anyone(&self) -> Counter {
+        let counter = self.open_bare(test_config()).await;
+        counter
+            .connect(&self.sandbox_url(), &self.key)
+            .await
+            .expect("the sandbox accepts the test key");
+        counter
+    }
+
     pub async fn counter_with(&self, config: Config) -> Counter {
         let counter = self.open_with(config).await;
         counter
@@ -303,8 +317,24 @@ impl Env {
         .unwrap();
     }
 
-    /// Opens the till directory again, as after a restart (the key is kept).
+    /// Opens the till directory again, as after a restart (the key is kept), and its
+    /// owner signs in.
     pub async fn open_with(&self, config: Config) -> Counter {
+        let counter = self.open_bare(config).await;
+        // A kiosk is no person, and a copy that only reads the till signs no one in.
+        let reading_only = counter
+            .troubles()
+            .unwrap()
+            .iter()
+            .any(|t| matches!(t, counter_core::Trouble::HeldElsewhere { .. }));
+        if !counter.kiosk().unwrap() && !reading_only {
+            owner_signs_in(&counter);
+        }
+        counter
+    }
+
+    /// Opens the till directory, nobody signed in.
+    pub async fn open_bare(&self, config: Config) -> Counter {
         Counter::open(
             &self.till_dir(),
             config,
@@ -350,19 +380,80 @@ pub fn test_config() -> Config {
     }
 }
 
-/// The manager gives the PIN for one action (choosing it first on a till without one):
-/// what a test does before replacing a kept key.
-pub fn manager_for_one_action(counter: &Counter) {
-    const PIN: &str = "2468";
-    if counter.pin_status().unwrap().set {
+/// The owner's PIN on every test till.
+pub const PIN: &str = "2468";
+
+/// The PIN of the cashier some tests add.
+pub const CASHIER_PIN: &str = "1357";
+
+/// The till's owner signs in with their PIN (choosing it first on a till without one):
+/// every test till is worked by its owner unless the test says otherwise.
+pub fn owner_signs_in(counter: &Counter) {
+    if counter.pin_status(None).unwrap().set {
         counter
-            .check_pin(PIN, counter_core::PinFor::OneAction)
-            .unwrap();
+            .sign_in(&Credential::Pin {
+                person: PersonId(1),
+                pin: PIN.to_owned(),
+            })
+            .expect("the owner signs in");
     } else {
         counter
             .set_pin(PIN, counter_core::PinFor::OneAction)
             .unwrap();
     }
+}
+
+/// What a test did before replacing a kept key: a manager is at the till.
+pub fn manager_for_one_action(counter: &Counter) {
+    owner_signs_in(counter);
+}
+
+/// The owner adds a cashier, Anna (once), and she signs in: what she may not do, the
+/// core refuses.
+pub fn cashier_signs_in(counter: &Counter) -> PersonId {
+    owner_signs_in(counter);
+    let anna = match counter
+        .people()
+        .unwrap()
+        .into_iter()
+        .find(|p| p.name == "Anna")
+    {
+        Some(anna) => anna.id,
+        None => {
+            counter
+                .add_person("Anna", Role::Cashier, CASHIER_PIN)
+                .unwrap()
+                .id
+        }
+    };
+    counter
+        .sign_in(&Credential::Pin {
+            person: anna,
+            pin: CASHIER_PIN.to_owned(),
+        })
+        .expect("Anna signs in");
+    anna
+}
+
+/// The page's call as the shell's door admits it, before its command runs.
+pub fn door(counter: &Counter, action: Action, arguments: Value) -> Result<(), Error> {
+    counter.admit(action, &arguments)
+}
+
+/// A cashier's call the core refuses for want of a manager, then the owner's PIN typed
+/// on her screen for it, and the same call admitted: what the page does.
+pub fn approved(counter: &Counter, action: Action, arguments: Value) {
+    assert!(
+        matches!(
+            door(counter, action, arguments.clone()),
+            Err(Error::Pin(counter_core::pin::PinError::ManagerOnly))
+        ),
+        "{action:?} waits for a manager"
+    );
+    counter
+        .check_pin(None, PIN, counter_core::PinFor::OneAction)
+        .expect("the owner approves");
+    door(counter, action, arguments).expect("the approved call goes on");
 }
 
 /// Waits until the queue is empty (nothing queued or sending).

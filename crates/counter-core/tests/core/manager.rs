@@ -1,11 +1,13 @@
-//! The manager's PIN through the till: set once, five wrong tries lock it, and the lock
-//! is still there when the till opens again.
+//! Each person's PIN through the till: the owner's set once, five wrong tries lock it
+//! (that person's alone), and the lock is still there when the till opens again.
 
+use counter_core::ids::PersonId;
 use counter_core::kinds::EmailReason;
 use counter_core::payment::OfflinePaymentPolicy;
+use counter_core::people::PersonChange;
 use counter_core::pin::{MAX_TRIES, PinError};
 use counter_core::views::IssuedGiftCardView;
-use counter_core::{Error, ErrorCode, GiftCardIssue, Outcome, PaymentOutcome};
+use counter_core::{Credential, Error, ErrorCode, GiftCardIssue, Outcome, PaymentOutcome};
 use serde_json::json;
 
 use crate::{Env, drain};
@@ -13,45 +15,101 @@ use crate::{Env, drain};
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_pin_set_once_locks_after_five_wrong_tries_and_stays_locked_after_a_restart() {
     let env = Env::start().await;
-    let counter = env.counter().await;
-    assert!(!counter.pin_status().unwrap().set);
+    let counter = env.counter_before_anyone().await;
+    assert!(!counter.pin_status(None).unwrap().set);
     assert!(matches!(
-        counter.check_pin("2468", counter_core::PinFor::Visit),
+        counter.check_pin(None, "2468", counter_core::PinFor::Visit),
         Err(Error::Pin(PinError::NotSet))
     ));
+    crate::owner_signs_in(&counter);
     counter
-        .set_pin("2468", counter_core::PinFor::Visit)
-        .unwrap();
-    counter
-        .check_pin("2468", counter_core::PinFor::Visit)
+        .check_pin(None, "2468", counter_core::PinFor::Visit)
         .unwrap();
     for _ in 0..MAX_TRIES {
         let wrong = counter
-            .check_pin("0000", counter_core::PinFor::Visit)
+            .check_pin(None, "0000", counter_core::PinFor::Visit)
             .unwrap_err();
         assert_eq!(wrong.code(), ErrorCode::PinRefused);
     }
-    assert!(counter.pin_status().unwrap().locked_until.is_some());
+    assert!(counter.pin_status(None).unwrap().locked_until.is_some());
     counter.close().await;
 
-    let counter = env.open_with(crate::test_config()).await;
-    let status = counter.pin_status().unwrap();
+    let counter = env.open_bare(crate::test_config()).await;
+    let status = counter.pin_status(None).unwrap();
     assert!(status.set && status.locked_until.is_some() && status.tries_left == 0);
     assert!(matches!(
-        counter.check_pin("2468", counter_core::PinFor::Visit),
+        counter.check_pin(None, "2468", counter_core::PinFor::Visit),
         Err(Error::Pin(PinError::Locked { .. }))
     ));
     // The till's clock set an hour forward: still locked. Five minutes later, the
     // right PIN opens again.
     env.clock.advance(jiff::SignedDuration::from_hours(1));
     assert!(matches!(
-        counter.check_pin("2468", counter_core::PinFor::Visit),
+        counter.check_pin(None, "2468", counter_core::PinFor::Visit),
         Err(Error::Pin(PinError::Locked { .. }))
     ));
     env.clock.pass(std::time::Duration::from_secs(5 * 60));
     counter
-        .check_pin("2468", counter_core::PinFor::Visit)
+        .check_pin(None, "2468", counter_core::PinFor::Visit)
         .unwrap();
+    counter.close().await;
+}
+
+/// A lock is its person's: a cashier's five wrong tries lock her PIN, not the owner's,
+/// across a restart and a clock set back; a person the owner disabled signs in no more.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_persons_pin_locks_alone_and_a_disabled_person_signs_in_no_more() {
+    let env = Env::start().await;
+    let counter = env.counter().await;
+    let anna = crate::cashier_signs_in(&counter);
+    let as_anna = |pin: &str| Credential::Pin {
+        person: anna,
+        pin: pin.to_owned(),
+    };
+    for _ in 0..MAX_TRIES {
+        assert_eq!(
+            counter.sign_in(&as_anna("0000")).unwrap_err().code(),
+            ErrorCode::PinRefused
+        );
+    }
+    assert!(matches!(
+        counter.sign_in(&as_anna(crate::CASHIER_PIN)),
+        Err(Error::Pin(PinError::Locked { .. }))
+    ));
+    counter.close().await;
+    let counter = env.open_with(crate::test_config()).await;
+    env.clock.advance(jiff::SignedDuration::from_hours(-3));
+    assert!(matches!(
+        counter.sign_in(&as_anna(crate::CASHIER_PIN)),
+        Err(Error::Pin(PinError::Locked { .. }))
+    ));
+    assert!(
+        counter
+            .pin_status(Some(anna))
+            .unwrap()
+            .locked_until
+            .is_some()
+    );
+    assert!(
+        counter
+            .pin_status(Some(PersonId(1)))
+            .unwrap()
+            .locked_until
+            .is_none()
+    );
+    // The owner resets her PIN; then disables her: her PIN opens nothing from then on.
+    counter.reset_person_pin(anna, "9753").unwrap();
+    counter.sign_in(&as_anna("9753")).unwrap();
+    assert_eq!(counter.seat().unwrap().person.unwrap().name, "Anna");
+    crate::owner_signs_in(&counter);
+    counter
+        .change_person(anna, &PersonChange::Disabled { disabled: true })
+        .unwrap();
+    assert!(matches!(
+        counter.sign_in(&as_anna("9753")),
+        Err(Error::Pin(PinError::Disabled))
+    ));
+    assert!(counter.people().unwrap().iter().all(|p| p.id != anna));
     counter.close().await;
 }
 
@@ -62,10 +120,7 @@ async fn a_pin_set_once_locks_after_five_wrong_tries_and_stays_locked_after_a_re
 async fn what_can_cost_money_waits_for_the_manager() {
     let env = Env::start().await;
     let counter = env.counter().await;
-    counter
-        .set_pin("2468", counter_core::PinFor::Visit)
-        .unwrap();
-    counter.manager_leaves();
+    crate::cashier_signs_in(&counter);
     let manager_only = |result: Result<(), Error>| {
         assert!(
             matches!(result, Err(Error::Pin(PinError::ManagerOnly))),
@@ -102,9 +157,9 @@ async fn what_can_cost_money_waits_for_the_manager() {
     // The manager enters the PIN: the gift card goes, and the answer says why no email
     // went.
     counter
-        .check_pin("2468", counter_core::PinFor::Visit)
+        .check_pin(None, "2468", counter_core::PinFor::Visit)
         .unwrap();
-    assert!(counter.pin_status().unwrap().manager_here);
+    assert!(counter.pin_status(None).unwrap().manager_here);
     let issued = counter.issue_gift_card(issue()).await.unwrap();
     let Outcome::Done {
         answer:
@@ -147,7 +202,7 @@ async fn what_can_cost_money_waits_for_the_manager() {
     manager_only(counter.discard(item, "").map(drop));
     assert_eq!(counter.item(item).unwrap().resolution, None);
     counter
-        .check_pin("2468", counter_core::PinFor::Visit)
+        .check_pin(None, "2468", counter_core::PinFor::Visit)
         .unwrap();
     counter.discard(item, "customer paid cash").unwrap();
     env.control("DELETE", "/_sandbox/faults", json!({})).await;

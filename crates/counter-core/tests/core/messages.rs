@@ -60,14 +60,13 @@ async fn a_message_is_previewed_sent_once_and_a_scheduled_one_cancelled() {
         has_reward: None,
         scheduled_at: None,
     };
-    // A manager's: refused without the PIN; a bad draft is refused before anything.
+    // A manager's: refused to a cashier; a bad draft is refused before anything.
+    crate::cashier_signs_in(&counter);
     assert!(matches!(
         counter.preview_message(&draft).await,
         Err(Error::Pin(_))
     ));
-    counter
-        .set_pin("2468", counter_core::PinFor::Visit)
-        .unwrap();
+    crate::owner_signs_in(&counter);
     let empty = MessageDraft {
         title: "  ".into(),
         ..draft.clone()

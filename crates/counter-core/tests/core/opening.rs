@@ -43,9 +43,7 @@ async fn a_restart_opens_the_business_of_the_kept_key_even_offline_and_drains_th
 async fn after_use_another_key_a_restart_knows_no_business() {
     let env = Env::start().await;
     let counter = env.counter().await;
-    counter
-        .set_pin("2468", counter_core::PinFor::Visit)
-        .unwrap(); // the manager, who alone forgets a key
+    crate::owner_signs_in(&counter); // the manager, who alone forgets a key
     counter.disconnect().unwrap();
     assert_eq!(counter.connection(), None);
     counter.close().await;
@@ -129,7 +127,7 @@ async fn a_damaged_setting_opens_at_its_default_keeps_the_others_and_is_reset_on
     let connected = counter.connection();
     let mut settings = counter.settings().unwrap();
     counter.close().await;
-    settings.kiosk = true;
+    settings.zoom_percent = Some(125);
     let mut stored = serde_json::to_value(&settings).unwrap();
     stored["offline_payments"] = serde_json::json!("everything, always");
     env.replace_settings(&stored.to_string());
@@ -147,12 +145,12 @@ async fn a_damaged_setting_opens_at_its_default_keeps_the_others_and_is_reset_on
         }]
     );
     let now = counter.settings().unwrap();
-    assert!(now.kiosk);
+    assert_eq!(now.zoom_percent, Some(125));
     assert_eq!(now.offline_payments, Default::default());
 
     counter.reset_damaged_settings().unwrap();
     assert!(counter.troubles().unwrap().is_empty());
-    assert!(counter.settings().unwrap().kiosk);
+    assert_eq!(counter.settings().unwrap().zoom_percent, Some(125));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

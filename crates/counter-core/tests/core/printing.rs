@@ -8,8 +8,7 @@ use std::time::Duration;
 use counter_core::print_jobs::JobState;
 use counter_core::receipts::{Language, Paper, PrinterAddress, PrinterSetup, PrinterState};
 use counter_core::{
-    Counter, Error, ErrorCode, GiftCardIssue, NotAllowed, Outcome, PaymentOutcome, PinFor,
-    ScanFound,
+    Counter, Error, ErrorCode, GiftCardIssue, NotAllowed, Outcome, PaymentOutcome, ScanFound,
 };
 use fake_printer::{BarcodeKind, Condition, FakePrinter, Receipt};
 use loyalty_api::{GiftCardId, ScanAction};
@@ -17,12 +16,10 @@ use rust_decimal::Decimal;
 
 use crate::Env;
 
-const PIN: &str = "2468";
-
 /// A till with a manager's visit open and `printer` set up on `paper`, speaking `language`.
 async fn till_with(env: &Env, printer: &FakePrinter, paper: Paper, language: Language) -> Counter {
     let counter = env.counter().await;
-    counter.set_pin(PIN, PinFor::Visit).unwrap();
+    crate::owner_signs_in(&counter);
     counter
         .set_printer(Some(PrinterSetup {
             address: PrinterAddress::Network {
@@ -298,8 +295,7 @@ async fn without_a_printer_receipts_are_kept_and_printing_is_refused_in_words() 
 async fn a_cashier_without_the_pin_cannot_set_up_a_printer_and_bad_addresses_change_nothing() {
     let env = Env::start().await;
     let counter = env.counter().await;
-    counter.set_pin(PIN, PinFor::OneAction).unwrap();
-    counter.manager_leaves();
+    crate::cashier_signs_in(&counter);
     let setup = |address| PrinterSetup {
         address,
         paper: Paper::Mm80,
@@ -343,7 +339,7 @@ async fn a_cashier_without_the_pin_cannot_set_up_a_printer_and_bad_addresses_cha
 async fn a_card_scanned_more_often_than_the_threshold_is_flagged_and_listed() {
     let env = Env::start().await;
     let counter = env.counter().await;
-    counter.set_pin(PIN, PinFor::Visit).unwrap();
+    crate::owner_signs_in(&counter);
     assert_eq!(counter.unusual_activity().unwrap().threshold, 5);
     counter.set_unusual_threshold(2).unwrap();
     assert!(counter.set_unusual_threshold(0).is_err());
@@ -383,7 +379,7 @@ async fn a_card_scanned_more_often_than_the_threshold_is_flagged_and_listed() {
         .record_scan(card.clone(), ScanAction::Points, Some(Decimal::from(5)))
         .await
         .unwrap();
-    counter.manager_leaves();
+    crate::cashier_signs_in(&counter);
     assert_eq!(
         counter.unusual_activity().unwrap_err().code(),
         ErrorCode::PinRefused

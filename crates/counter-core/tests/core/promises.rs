@@ -381,9 +381,7 @@ async fn payments_that_may_have_arrived_count_against_the_balance() {
     );
     // The manager checks the card (the ledger shows it), and closes the write: money is
     // withdrawn behind the PIN.
-    counter
-        .set_pin("2468", counter_core::PinFor::Visit)
-        .unwrap();
+    crate::owner_signs_in(&counter);
     counter.discard(item, "on the ledger").unwrap();
     let fits = counter
         .take_payment(gift.clone(), "20", None)

@@ -274,12 +274,16 @@ async fn on_server(
     })
 }
 
-/// Money is withdrawn or sent again, and a kept key replaced, by a manager: the soak's
-/// manager enters the PIN for that one action (choosing it the first time).
+/// The soak's till is worked by its owner, who signs in with their PIN (choosing it
+/// the first time): every write names them, and money is withdrawn or sent again, and
+/// a kept key replaced, by them.
 pub fn as_manager(counter: &Counter) -> anyhow::Result<()> {
     const PIN: &str = "2468";
-    if counter.pin_status()?.set {
-        counter.check_pin(PIN, counter_core::PinFor::OneAction)?;
+    if counter.pin_status(None)?.set {
+        counter.sign_in(&counter_core::Credential::Pin {
+            person: counter_core::ids::PersonId(1),
+            pin: PIN.to_owned(),
+        })?;
     } else {
         counter.set_pin(PIN, counter_core::PinFor::OneAction)?;
     }

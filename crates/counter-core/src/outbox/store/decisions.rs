@@ -6,6 +6,7 @@ use loyalty_api::IdempotencyKey;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::{COLUMNS, Made, insert, item, ts};
+use crate::ids::PersonId;
 use crate::outbox::{ItemId, Resolution, Write};
 use crate::secrets::KeyFingerprint;
 
@@ -81,6 +82,7 @@ pub(crate) fn confirm_repeat(
     replacement: &Write,
     key: &IdempotencyKey,
     now: Timestamp,
+    person: PersonId,
 ) -> rusqlite::Result<RepeatConfirmation> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let Some(found) = tx
@@ -103,6 +105,7 @@ pub(crate) fn confirm_repeat(
     let made = Made {
         owner: found.owner,
         kiosk: false,
+        person: Some(person),
     };
     let id = insert(&tx, replacement, key, now, Some(first), made)?;
     tx.execute(

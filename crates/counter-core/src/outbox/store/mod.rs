@@ -9,6 +9,7 @@ use super::business::OwnerId;
 use super::{
     DecisionReason, ItemId, ItemState, OutboxItem, QueueCounts, Refusal, Resolution, Write,
 };
+use crate::ids::PersonId;
 use crate::secrets::KeyFingerprint;
 use crate::views::Answer;
 
@@ -27,6 +28,8 @@ pub(crate) struct Made {
     pub owner: Option<OwnerId>,
     /// A customer's own check-in.
     pub kiosk: bool,
+    /// Who made it (None: a customer at the kiosk).
+    pub person: Option<PersonId>,
 }
 
 fn ts(t: Timestamp) -> String {
@@ -120,12 +123,17 @@ pub(crate) fn enqueue_check_in(
     now: Timestamp,
     owner: Option<OwnerId>,
 ) -> rusqlite::Result<Option<ItemId>> {
-    let made = Made { owner, kiosk: true };
+    let made = Made {
+        owner,
+        kiosk: true,
+        person: None,
+    };
     let changed = insert_as(
         conn,
         "INSERT INTO outbox (kind, idempotency_key, order_key, write, body, state, created_at,
-                             replaces, owner, kiosk)
-         SELECT ?1, ?2, ?3, ?4, ?5, 'queued', ?6, ?7, ?8, ?9
+                             replaces, owner, kiosk, person, till)
+         SELECT ?1, ?2, ?3, ?4, ?5, 'queued', ?6, ?7, ?8, ?9, ?10,
+                (SELECT till_id FROM till WHERE id = 1)
          WHERE NOT EXISTS (
              SELECT 1 FROM outbox WHERE order_key = ?3 AND kiosk = 1
                AND state IN ('queued', 'sending'))",
@@ -145,14 +153,15 @@ fn insert(
     insert_as(
         conn,
         "INSERT INTO outbox (kind, idempotency_key, order_key, write, body, state, created_at,
-                             replaces, owner, kiosk)
-         VALUES (?1, ?2, ?3, ?4, ?5, 'queued', ?6, ?7, ?8, ?9)",
+                             replaces, owner, kiosk, person, till)
+         VALUES (?1, ?2, ?3, ?4, ?5, 'queued', ?6, ?7, ?8, ?9, ?10,
+                 (SELECT till_id FROM till WHERE id = 1))",
         (write, key, now, replaces, made),
     )?;
     Ok(ItemId(conn.last_insert_rowid()))
 }
 
-/// Runs an INSERT of the outbox whose parameters ?1 to ?9 are a new write's columns;
+/// Runs an INSERT of the outbox whose parameters ?1 to ?10 are a new write's columns;
 /// answers how many rows it stored.
 fn insert_as(
     conn: &Connection,
@@ -169,6 +178,7 @@ fn insert_as(
         replaces.map(|r| r.0),
         made.owner.map(|o| o.0),
         made.kiosk,
+        made.person.map(|p| p.0),
     ])
 }
 

@@ -1,13 +1,16 @@
 //! The outbox table's tests, and what the migrations bring along of it.
 
 use super::*;
+use crate::ids::PersonId;
 use crate::outbox::business::Business;
 use loyalty_api::{CardId, ScanAction};
 
-/// Made for the business every test till is connected to (the first owner).
+/// Made for the business every test till is connected to (the first owner), by the
+/// till's owner (the first person on its roster).
 const MINE: Made = Made {
     owner: Some(OwnerId(1)),
     kiosk: false,
+    person: Some(PersonId(1)),
 };
 
 fn visit(card: &str) -> Write {
@@ -29,6 +32,7 @@ fn setup() -> (tempfile::TempDir, Connection) {
         service: "http://127.0.0.1:1/sandbox".into(),
     };
     assert_eq!(owner_of(&conn, &business).unwrap(), OwnerId(1));
+    crate::pin::set(&conn, "2468", "2026-11-20T09:00:00Z".parse().unwrap()).unwrap();
     (dir, conn)
 }
 

@@ -3,4 +3,4 @@
 /**
  * Why an input is not a card; the screens say it in the cashier's language.
  */
-export type NotACard = "too_long" | "empty" | "no_card" | "several_cards" | "not_known" | "not_known_offline";
+export type NotACard = "too_long" | "empty" | "no_card" | "several_cards" | "not_known" | "staff_badge" | "not_known_offline";

@@ -11,7 +11,7 @@ min: number,
 /**
  * The most digits.
  */
-max: number, } | { "kind": "not_set" } | { "kind": "already_set" } | { "kind": "manager_only" } | { "kind": "wrong", 
+max: number, } | { "kind": "not_set" } | { "kind": "already_set" } | { "kind": "manager_only" } | { "kind": "disabled" } | { "kind": "unknown_badge" } | { "kind": "may_not_approve" } | { "kind": "wrong", 
 /**
  * Tries left before the lock.
  */

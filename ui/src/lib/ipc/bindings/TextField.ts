@@ -3,4 +3,4 @@
 /**
  * Which text a person typed.
  */
-export type TextField = "name" | "email" | "note" | "search" | "locale" | "title" | "body";
+export type TextField = "name" | "email" | "note" | "search" | "locale" | "title" | "body" | "till_name";

@@ -1,0 +1,739 @@
+//! Who is at the till, and what they may do: the person signed in ([`Counter::sign_in`],
+//! with their PIN or their badge), a manager visiting the manager's screens over them,
+//! and a manager's approval of one call at a cashier's screen. Every call of the page
+//! passes [`Counter::admit`] first, which reads the role table ([`crate::roles`]); the
+//! core's own methods ask [`Counter::may`] again where the write is made.
+//!
+//! An approval is bound to the one call it was given for: the call the core refused for
+//! want of it, its action and its arguments (their digest), used once within the idle
+//! time. A PIN typed with no such call waiting approves nothing.
+//!
+//! Idle is measured on the till's uptime ([`Clock::uptime`]): neither a change of the
+//! wall clock nor a restart (which signs everyone out) can stretch it.
+
+use std::time::Duration;
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use super::*;
+use crate::clock::Uptime;
+use crate::ids::PersonId;
+use crate::people::{self, LockPolicy, Person, PersonChange};
+use crate::pin::{self, PinError, PinStatus};
+use crate::roles::{Action, Role, RoleTable, Rule, RuleLine, Seat};
+
+for_the_ui! {
+/// What a right PIN opens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PinFor {
+    /// The one call the core refused for want of a manager's approval (issue a gift
+    /// card, withdraw a payment, leave the kiosk ...), with its arguments: that call
+    /// once, within the idle time.
+    OneAction,
+    /// A manager's visit to Figures, Messages, Lists or Settings, over the person signed
+    /// in: the manager is here until they leave those screens, or do nothing for the
+    /// idle time.
+    Visit,
+}
+}
+
+for_the_ui! {
+/// How a person proves who they are.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "with", rename_all = "snake_case")]
+pub enum Credential {
+    /// Their name tapped, and their PIN.
+    Pin {
+        /// Who.
+        person: PersonId,
+        /// Their PIN.
+        pin: String,
+    },
+    /// Their badge scanned.
+    Badge {
+        /// What the scanner read.
+        code: String,
+    },
+}
+}
+
+for_the_ui! {
+/// Who is at the till now and what they may do, for the page to show: the core
+/// decides again on every call, whatever the page shows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatView {
+    /// The person whose work this is now: a manager visiting, or the person signed in.
+    pub person: Option<Person>,
+    /// The person signed in, when a manager visits over them.
+    pub signed_in: Option<Person>,
+    /// No one is on the roster yet: the owner's PIN is asked first.
+    pub first_start: bool,
+    /// The till is a kiosk.
+    pub kiosk: bool,
+    /// What each action is for this seat.
+    pub rules: std::collections::BTreeMap<Action, Rule>,
+    /// The till's name ("Counter 2").
+    pub till_name: String,
+    /// When the till locks itself.
+    pub lock: LockPolicy,
+}
+}
+
+/// A person at the till, as the seat keeps them.
+#[derive(Debug, Clone)]
+struct Here {
+    id: PersonId,
+    role: Role,
+}
+
+/// The call refused for want of an approval, or approved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Call {
+    action: Action,
+    digest: [u8; 32],
+}
+
+/// Who is at the till now (see the module's words).
+#[derive(Debug, Default)]
+pub(super) struct Presence {
+    signed_in: Option<Here>,
+    /// The last touch of the person signed in.
+    active_at: Option<Uptime>,
+    /// A manager visiting, until then (moved on by each call).
+    visit: Option<(Here, Uptime)>,
+    /// The last call refused for want of an approval.
+    wanted: Option<Call>,
+    /// The call a manager approved, until then.
+    approved: Option<(Call, Uptime)>,
+    /// Actions admitted on an approval, each for its one call's method.
+    admitted: Vec<(Action, Uptime)>,
+}
+
+/// Whether `now` comes before `until` (on the same boot: uptime restarts with one).
+fn before(now: &Uptime, until: &Uptime) -> bool {
+    now.boot == until.boot && now.since_boot < until.since_boot
+}
+
+/// `by` after `now`.
+fn after(now: &Uptime, by: Duration) -> Uptime {
+    Uptime {
+        boot: now.boot.clone(),
+        since_boot: now.since_boot.saturating_add(by),
+    }
+}
+
+/// The digest of a call's arguments, the same whatever the order of their names.
+fn digest(arguments: &Value) -> [u8; 32] {
+    fn canonical(value: &Value, out: &mut String) {
+        match value {
+            Value::Object(fields) => {
+                let mut names: Vec<&String> = fields.keys().collect();
+                names.sort();
+                out.push('{');
+                for name in names {
+                    out.push_str(&Value::String(name.clone()).to_string());
+                    out.push(':');
+                    canonical(&fields[name], out);
+                    out.push(',');
+                }
+                out.push('}');
+            }
+            Value::Array(items) => {
+                out.push('[');
+                for item in items {
+                    canonical(item, out);
+                    out.push(',');
+                }
+                out.push(']');
+            }
+            other => out.push_str(&other.to_string()),
+        }
+    }
+    let mut text = String::new();
+    canonical(arguments, &mut text);
+    Sha256::digest(text.as_bytes()).into()
+}
+
+impl Counter {
+    fn presence(&self) -> std::sync::MutexGuard<'_, Presence> {
+        self.presence
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The role table of this till: the defaults and the owner's changes.
+    pub(crate) fn role_table_now(&self) -> Result<RoleTable, Error> {
+        let conn = self.core.reader();
+        let mut statement = conn.prepare_cached("SELECT action, role, rule FROM role_rules")?;
+        let changes = statement
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                ))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(RoleTable::with_changes(changes.into_iter().filter_map(
+            |(action, role, rule)| {
+                let rule = serde_json::from_value(Value::String(rule)).ok()?;
+                Some(((Action::of_command(&action)?, Role::parse(&role)?), rule))
+            },
+        )))
+    }
+
+    /// The seat now, the idle lock applied. The person whose work this is: a manager
+    /// visiting, else the person signed in.
+    fn seat_now(&self) -> Result<(Seat, Option<PersonId>), Error> {
+        if self.kiosk_on.load(Ordering::SeqCst) {
+            return Ok((Seat::Kiosk, None));
+        }
+        let now = self.core.uptime();
+        let idle = self.lock_policy()?.idle();
+        let mut presence = self.presence();
+        if let Some((_, until)) = &presence.visit
+            && !before(&now, until)
+        {
+            presence.visit = None;
+        }
+        if let Some(active_at) = &presence.active_at
+            && !before(&now, &after(active_at, idle))
+        {
+            *presence = Presence::default();
+        }
+        let here = presence
+            .visit
+            .as_ref()
+            .map(|(here, _)| here)
+            .or(presence.signed_in.as_ref())
+            .map(|here| (Seat::Person(here.role), Some(here.id)));
+        drop(presence);
+        Ok(match here {
+            Some(here) => here,
+            None if people::anyone(&self.core.reader())? => (Seat::Locked, None),
+            None => (Seat::FirstStart, None),
+        })
+    }
+
+    /// The person a write made now belongs to: refused while nobody is signed in.
+    pub(crate) fn author(&self) -> Result<PersonId, Error> {
+        match self.seat_now()? {
+            (_, Some(person)) => Ok(person),
+            (Seat::Kiosk, None) => Err(NotAllowed::Kiosk.into()),
+            _ => Err(NotAllowed::NotSignedIn.into()),
+        }
+    }
+
+    /// What the page's call of `action` with `arguments` may do: every call passes
+    /// here first (the shell's door). A call a manager must approve is refused until
+    /// one does, and remembered as the call a PIN typed next approves.
+    pub fn admit(&self, action: Action, arguments: &Value) -> Result<(), Error> {
+        let action = self.refine(action, arguments)?;
+        let (seat, _) = self.seat_now()?;
+        let rule = self.role_table_now()?.rule(action, seat);
+        let now = self.core.uptime();
+        let mut presence = self.presence();
+        match rule {
+            Rule::Allowed => Ok(()),
+            Rule::Refused => Err(match seat {
+                Seat::Locked | Seat::FirstStart => NotAllowed::NotSignedIn,
+                Seat::Kiosk => NotAllowed::Kiosk,
+                Seat::Person(_) => NotAllowed::RoleMayNot { action },
+            }
+            .into()),
+            Rule::WithApproval => {
+                let call = Call {
+                    action,
+                    digest: digest(arguments),
+                };
+                match presence.approved.take() {
+                    Some((approved, until)) if approved == call && before(&now, &until) => {
+                        presence.admitted.push((action, until));
+                        Ok(())
+                    }
+                    _ => {
+                        presence.wanted = Some(call);
+                        Err(PinError::ManagerOnly.into())
+                    }
+                }
+            }
+        }
+    }
+
+    /// The action a call really is, where what it may do depends on what it is given:
+    /// withdrawing or sending again money (a payment, a gift card issued) is a
+    /// manager's; connecting in place of a kept key, or while writes wait, too.
+    fn refine(&self, action: Action, arguments: &Value) -> Result<Action, Error> {
+        let item = || {
+            arguments
+                .get("item")
+                .and_then(Value::as_i64)
+                .and_then(|id| store::get(&self.core.reader(), ItemId(id)).ok().flatten())
+        };
+        Ok(match action {
+            Action::DiscardItem if item().is_some_and(|i| i.write.kind().is_money()) => {
+                Action::DiscardPaymentOrIssue
+            }
+            Action::RetryItem if item().is_some_and(|i| i.write.kind().is_money()) => {
+                Action::ResendPaymentOrIssue
+            }
+            Action::Connect if self.connect_gate()?.needs_manager => Action::Disconnect,
+            other => other,
+        })
+    }
+
+    /// Goes on only when the seat may do `action` now: by its role, or on the approval
+    /// [`Counter::admit`] took for this call (used up here).
+    pub(crate) fn permit(&self, action: Action) -> Result<(), Error> {
+        let (seat, _) = self.seat_now()?;
+        match self.role_table_now()?.rule(action, seat) {
+            Rule::Allowed => Ok(()),
+            Rule::Refused => Err(match seat {
+                Seat::Kiosk => NotAllowed::Kiosk,
+                Seat::Person(_) => NotAllowed::RoleMayNot { action },
+                Seat::Locked | Seat::FirstStart => NotAllowed::NotSignedIn,
+            }
+            .into()),
+            Rule::WithApproval => {
+                let now = self.core.uptime();
+                let mut presence = self.presence();
+                presence.admitted.retain(|(_, until)| before(&now, until));
+                match presence.admitted.iter().position(|(a, _)| *a == action) {
+                    Some(at) => {
+                        presence.admitted.remove(at);
+                        Ok(())
+                    }
+                    None => Err(PinError::ManagerOnly.into()),
+                }
+            }
+        }
+    }
+
+    /// Whether [`Counter::may`] would go on now, using nothing up: for an action that
+    /// asks the service something first.
+    pub(crate) fn permit_now(&self, action: Action) -> Result<(), Error> {
+        let (seat, _) = self.seat_now()?;
+        match self.role_table_now()?.rule(action, seat) {
+            Rule::Allowed => Ok(()),
+            Rule::WithApproval
+                if self
+                    .presence()
+                    .admitted
+                    .iter()
+                    .any(|(a, until)| *a == action && before(&self.core.uptime(), until)) =>
+            {
+                Ok(())
+            }
+            _ => Err(PinError::ManagerOnly.into()),
+        }
+    }
+
+    /// Who is at the till now, and what they may do.
+    pub fn seat(&self) -> Result<SeatView, Error> {
+        let (seat, person) = self.seat_now()?;
+        let table = self.role_table_now()?;
+        let (till_name, lock) = (self.till_name()?, self.lock_policy()?);
+        let signed_in = self.presence().signed_in.as_ref().map(|here| here.id);
+        let visiting = signed_in.filter(|id| Some(*id) != person);
+        let conn = self.core.reader();
+        Ok(SeatView {
+            person: person
+                .map(|id| people::get(&conn, id))
+                .transpose()?
+                .flatten(),
+            signed_in: visiting
+                .map(|id| people::get(&conn, id))
+                .transpose()?
+                .flatten(),
+            first_start: seat == Seat::FirstStart,
+            kiosk: seat == Seat::Kiosk,
+            rules: Action::ALL
+                .iter()
+                .map(|&action| (action, table.rule(action, seat)))
+                .collect(),
+            till_name,
+            lock,
+        })
+    }
+
+    /// The people who may sign in, for the lock screen (no one disabled).
+    pub fn people(&self) -> Result<Vec<Person>, Error> {
+        Ok(people::all(&self.core.reader())?
+            .into_iter()
+            .filter(|person| !person.disabled)
+            .collect())
+    }
+
+    /// Signs a person in, by their PIN (wrong tries lock it, per person) or their badge.
+    /// From the lock screen, or over whoever was signed in: switching is signing in.
+    pub fn sign_in(&self, credential: &Credential) -> Result<SeatView, Error> {
+        self.owner()?;
+        if self.kiosk_on.load(Ordering::SeqCst) {
+            return Err(NotAllowed::Kiosk.into());
+        }
+        let person = self.prove(credential)?;
+        let now = self.core.uptime();
+        *self.presence() = Presence {
+            signed_in: Some(Here {
+                id: person.id,
+                role: person.role,
+            }),
+            active_at: Some(now),
+            ..Presence::default()
+        };
+        self.seat()
+    }
+
+    /// Who `credential` proves, when they may sign in.
+    fn prove(&self, credential: &Credential) -> Result<Person, Error> {
+        let conn = self.core.db();
+        match credential {
+            Credential::Pin { person, pin } => {
+                pin::check(&conn, *person, pin, self.core.now(), &self.core.uptime())?;
+                Ok(people::get(&conn, *person)?.ok_or(PinError::NotSet)?)
+            }
+            Credential::Badge { code } => match crate::scanner::read(code) {
+                crate::scanner::Scanned::Badge { code } => {
+                    Ok(people::by_badge(&conn, &code)?.ok_or(PinError::UnknownBadge)?)
+                }
+                _ => Err(PinError::UnknownBadge.into()),
+            },
+        }
+    }
+
+    /// The person at the till touched it (a key, a tap): the idle lock, and a manager's
+    /// visit, start again. Nothing when the till has locked already.
+    pub fn still_here(&self) -> Result<(), Error> {
+        self.seat_now()?;
+        let now = self.core.uptime();
+        let idle = self.core.config.manager_idle;
+        let mut presence = self.presence();
+        if presence.signed_in.is_some() {
+            presence.active_at = Some(now.clone());
+        }
+        if let Some((_, until)) = &mut presence.visit {
+            *until = after(&now, idle);
+        }
+        Ok(())
+    }
+
+    /// Locks the till: nobody is signed in until someone signs in again.
+    pub fn lock_till(&self) {
+        *self.presence() = Presence::default();
+    }
+
+    /// Where a PIN stands: `person`'s, or, when none is named, the only person who may
+    /// give it now (the owner of a till with one person); `manager_here` says whether
+    /// the manager's screens are open to the seat now.
+    pub fn pin_status(&self, person: Option<PersonId>) -> Result<PinStatus, Error> {
+        let approvers = self.approvers()?;
+        let person = match (person, approvers.as_slice()) {
+            (Some(person), _) => person,
+            (None, [only]) => only.id,
+            (None, _) => PersonId(1),
+        };
+        let (seat, _) = self.seat_now()?;
+        let table = self.role_table_now()?;
+        let status = pin::status(
+            &self.core.reader(),
+            person,
+            self.core.now(),
+            &self.core.uptime(),
+        )?;
+        Ok(PinStatus {
+            manager_here: table.rule(Action::Figures, seat) == Rule::Allowed,
+            approvers: approvers
+                .into_iter()
+                .map(|p| pin::Approver {
+                    id: p.id,
+                    name: p.name,
+                })
+                .collect(),
+            ..status
+        })
+    }
+
+    /// The people who may approve the call waiting for an approval (or visit the
+    /// manager's screens, when none waits).
+    fn approvers(&self) -> Result<Vec<Person>, Error> {
+        let action = self
+            .presence()
+            .wanted
+            .as_ref()
+            .map_or(Action::Figures, |call| call.action);
+        let table = self.role_table_now()?;
+        Ok(self
+            .people()?
+            .into_iter()
+            .filter(|p| table.rule(action, Seat::Person(p.role)) == Rule::Allowed)
+            .collect())
+    }
+
+    /// Sets the first PIN, the owner's, and signs the owner in; refused once anyone
+    /// is on the roster. A kiosk kept without a PIN (an earlier version's) is dropped:
+    /// the first PIN does not turn the till into a kiosk.
+    pub fn set_pin(&self, new: &str, _opens: PinFor) -> Result<(), Error> {
+        self.owner()?;
+        let owner = pin::set(&self.core.db(), new, self.core.now())?;
+        if self.settings()?.kiosk {
+            self.change_settings(|saved| saved.kiosk = false)?;
+        }
+        *self.presence() = Presence {
+            signed_in: Some(Here {
+                id: owner,
+                role: Role::Owner,
+            }),
+            active_at: Some(self.core.uptime()),
+            ..Presence::default()
+        };
+        Ok(())
+    }
+
+    /// A manager's word at the till, by PIN (the person chosen, or the only one who may)
+    /// or badge: it approves the one call waiting for it, or opens a manager's visit.
+    pub fn check_pin(
+        &self,
+        person: Option<PersonId>,
+        pin: &str,
+        opens: PinFor,
+    ) -> Result<(), Error> {
+        let person = match person {
+            Some(person) => person,
+            None => match self.approvers()?.as_slice() {
+                [only] => only.id,
+                [] if !people::anyone(&self.core.reader())? => {
+                    return Err(PinError::NotSet.into());
+                }
+                _ => return Err(PinError::MayNotApprove.into()),
+            },
+        };
+        self.approve(
+            &Credential::Pin {
+                person,
+                pin: pin.to_owned(),
+            },
+            opens,
+        )
+    }
+
+    /// See [`Counter::check_pin`].
+    pub fn approve(&self, credential: &Credential, opens: PinFor) -> Result<(), Error> {
+        self.owner()?;
+        let approver = self.prove(credential)?;
+        let table = self.role_table_now()?;
+        let now = self.core.uptime();
+        let until = after(&now, self.core.config.manager_idle);
+        let mut presence = self.presence();
+        let here = Here {
+            id: approver.id,
+            role: approver.role,
+        };
+        match opens {
+            PinFor::Visit => {
+                if table.rule(Action::Figures, Seat::Person(approver.role)) != Rule::Allowed {
+                    return Err(PinError::MayNotApprove.into());
+                }
+                presence.visit = Some((here, until));
+            }
+            PinFor::OneAction => {
+                let Some(wanted) = presence.wanted.take() else {
+                    return Ok(());
+                };
+                if table.rule(wanted.action, Seat::Person(approver.role)) != Rule::Allowed {
+                    presence.wanted = Some(wanted);
+                    return Err(PinError::MayNotApprove.into());
+                }
+                presence.approved = Some((wanted, until));
+            }
+        }
+        Ok(())
+    }
+
+    /// Changes one's own PIN, the old one first.
+    pub fn change_pin(&self, old: &str, new: &str) -> Result<(), Error> {
+        self.owner()?;
+        self.staff()?;
+        let person = self.author()?;
+        pin::change(
+            &self.core.db(),
+            person,
+            old,
+            new,
+            self.core.now(),
+            &self.core.uptime(),
+        )?;
+        Ok(())
+    }
+
+    /// The manager left the manager's screens: the person signed in is back, and the
+    /// next manager's screen or action asks again.
+    pub fn manager_leaves(&self) {
+        let mut presence = self.presence();
+        presence.visit = None;
+        presence.approved = None;
+        presence.wanted = None;
+    }
+
+    /// A manager's decision the shell carries out (the demo's reset).
+    pub fn manager_decides(&self, action: Action) -> Result<(), Error> {
+        self.staff()?;
+        self.permit(action)
+    }
+
+    /// Whether this till may be left for another (the demo's, for a real one).
+    pub fn may_be_left(&self) -> Result<(), Error> {
+        self.staff()?;
+        match self.seat_now()?.0 {
+            Seat::FirstStart => Ok(()),
+            _ => self.permit(Action::Disconnect),
+        }
+    }
+
+    /// Goes on only when the till is not a kiosk: a kiosk checks customers in and
+    /// nothing else, whatever its page asks ([`NotAllowed::Kiosk`]).
+    pub fn staff(&self) -> Result<(), Error> {
+        if self.kiosk_on.load(Ordering::SeqCst) {
+            Err(NotAllowed::Kiosk.into())
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The roster, whole (the owner's screen).
+    pub fn roster(&self) -> Result<Vec<Person>, Error> {
+        self.permit(Action::Roster)?;
+        Ok(people::all(&self.core.reader())?)
+    }
+
+    /// Adds a person with their first PIN.
+    pub fn add_person(&self, name: &str, role: Role, first_pin: &str) -> Result<Person, Error> {
+        self.owner()?;
+        self.permit(Action::AddPerson)?;
+        let conn = self.core.db();
+        let id = people::add(&conn, name, role, first_pin, self.core.now())?;
+        Ok(people::get(&conn, id)?.ok_or(crate::people::RosterError::NoSuchPerson)?)
+    }
+
+    /// Renames a person, changes their role, disables or enables them. A person
+    /// disabled signs in no more from this moment (signed out if signed in).
+    pub fn change_person(&self, person: PersonId, change: &PersonChange) -> Result<Person, Error> {
+        self.owner()?;
+        self.permit(Action::ChangePerson)?;
+        let conn = self.core.db();
+        people::change(&conn, person, change)?;
+        let changed =
+            people::get(&conn, person)?.ok_or(crate::people::RosterError::NoSuchPerson)?;
+        let mut presence = self.presence();
+        let affected = |here: &Option<Here>| here.as_ref().is_some_and(|h| h.id == person);
+        if affected(&presence.signed_in)
+            || presence.visit.as_ref().is_some_and(|(h, _)| h.id == person)
+        {
+            if changed.disabled {
+                *presence = Presence::default();
+            } else {
+                if let Some(here) = presence.signed_in.as_mut().filter(|h| h.id == person) {
+                    here.role = changed.role;
+                }
+                if let Some((here, _)) = presence.visit.as_mut().filter(|(h, _)| h.id == person) {
+                    here.role = changed.role;
+                }
+            }
+        }
+        Ok(changed)
+    }
+
+    /// Gives a person a new PIN, their wrong tries and lock forgotten.
+    pub fn reset_person_pin(&self, person: PersonId, new: &str) -> Result<(), Error> {
+        self.owner()?;
+        self.permit(Action::ResetPersonPin)?;
+        let conn = self.core.db();
+        people::get(&conn, person)?.ok_or(crate::people::RosterError::NoSuchPerson)?;
+        pin::replace(&conn, person, new)?;
+        Ok(())
+    }
+
+    /// Makes a person a new badge (an earlier one opens nothing from now on) and
+    /// answers its code, to print or show.
+    pub fn make_badge(&self, person: PersonId) -> Result<String, Error> {
+        self.owner()?;
+        self.permit(Action::MakeBadge)?;
+        Ok(people::make_badge(&self.core.db(), person)?)
+    }
+
+    /// The role table, whole.
+    pub fn role_table(&self) -> Result<Vec<RuleLine>, Error> {
+        self.permit(Action::RoleTable)?;
+        Ok(self.role_table_now()?.lines())
+    }
+
+    /// Changes what `role` may do with `action`.
+    pub fn set_rule(&self, action: Action, role: Role, rule: Rule) -> Result<Vec<RuleLine>, Error> {
+        self.owner()?;
+        self.permit(Action::SetRule)?;
+        let mut table = self.role_table_now()?;
+        table.change(action, role, rule)?;
+        let conn = self.core.db();
+        conn.execute(
+            "DELETE FROM role_rules WHERE action = ?1 AND role = ?2",
+            rusqlite::params![action.name(), role.as_str()],
+        )?;
+        if let Some((_, _, rule)) = table.changes().find(|(a, r, _)| *a == action && *r == role) {
+            let stored = match serde_json::to_value(rule) {
+                Ok(Value::String(name)) => name,
+                _ => unreachable!("a rule is named by a string"),
+            };
+            conn.execute(
+                "INSERT INTO role_rules (action, role, rule) VALUES (?1, ?2, ?3)",
+                rusqlite::params![action.name(), role.as_str(), stored],
+            )?;
+        }
+        Ok(table.lines())
+    }
+
+    /// When the till locks itself.
+    pub fn lock_policy(&self) -> Result<LockPolicy, Error> {
+        Ok(self.settings()?.lock)
+    }
+
+    /// Sets when the till locks itself.
+    pub fn set_lock_policy(&self, policy: LockPolicy) -> Result<(), Error> {
+        self.owner()?;
+        self.permit(Action::SetLockPolicy)?;
+        if !(1..=LockPolicy::LONGEST_IDLE).contains(&policy.idle_minutes) {
+            return Err(NotAllowed::LockMinutesOutOfRange {
+                max: LockPolicy::LONGEST_IDLE,
+            }
+            .into());
+        }
+        self.change_settings(|saved| saved.lock = policy)
+    }
+
+    /// Locks the till after a gift-card payment, when the owner chose so.
+    pub(crate) fn after_gift_card_payment(&self) -> Result<(), Error> {
+        if self.lock_policy()?.after_gift_card_payment {
+            self.lock_till();
+        }
+        Ok(())
+    }
+
+    /// The till's name.
+    pub fn till_name(&self) -> Result<String, Error> {
+        Ok(self
+            .core
+            .reader()
+            .query_row("SELECT name FROM till WHERE id = 1", [], |r| r.get(0))?)
+    }
+
+    /// Names the till ("Counter 2"): on its writes' references and its receipts.
+    pub fn set_till_name(&self, name: &str) -> Result<String, Error> {
+        self.owner()?;
+        self.permit(Action::SetTillName)?;
+        let name = input::text(TextField::TillName, name, 30, true)?.unwrap_or_default();
+        self.core
+            .db()
+            .execute("UPDATE till SET name = ?1 WHERE id = 1", [&name])?;
+        Ok(name)
+    }
+}

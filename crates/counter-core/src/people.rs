@@ -1,0 +1,385 @@
+//! The till's people: the roster, kept in the till's SQLite. Each person has a name, a
+//! role ([`Role`]), a PIN of their own ([`crate::pin`], with its own lockout) and,
+//! when the owner made one, a badge: a code the scanner reads like a card
+//! (`staff_…`, never a customer's card), kept here only as its SHA-256. A person the
+//! owner disabled signs in no more, and their past writes keep their name: nobody is
+//! ever deleted.
+
+use jiff::Timestamp;
+use rand::Rng;
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::ids::PersonId;
+use crate::pin::{self, PinFailure};
+use crate::roles::Role;
+
+/// The longest name.
+pub const LONGEST_NAME: usize = 40;
+
+for_the_ui! {
+/// A person as the screens show them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Person {
+    /// Their id.
+    pub id: PersonId,
+    /// Their name.
+    pub name: String,
+    /// Their role.
+    pub role: Role,
+    /// Disabled by the owner: they sign in no more.
+    pub disabled: bool,
+    /// They have a badge.
+    pub badge: bool,
+}
+}
+
+for_the_ui! {
+/// Why a change of the roster was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RosterError {
+    /// A name is 1 to 40 characters, not only spaces.
+    #[error("a name is 1 to {longest} characters")]
+    Name {
+        /// The most characters.
+        longest: u32,
+    },
+    /// Someone on the roster already has this name.
+    #[error("someone is already called {name}")]
+    NameTaken {
+        /// The name.
+        name: String,
+    },
+    /// No such person on the roster.
+    #[error("no such person")]
+    NoSuchPerson,
+    /// The till would have no owner left to manage its people.
+    #[error("the till keeps at least one owner who can sign in")]
+    LastOwner,
+}
+}
+
+/// Why a roster change failed.
+#[derive(Debug, thiserror::Error)]
+pub enum RosterFailure {
+    /// Refused.
+    #[error(transparent)]
+    Refused(#[from] RosterError),
+    /// The PIN was refused.
+    #[error(transparent)]
+    Pin(#[from] PinFailure),
+    /// The till's database failed.
+    #[error(transparent)]
+    Db(#[from] rusqlite::Error),
+}
+
+for_the_ui! {
+/// When the till locks itself: the owner's choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LockPolicy {
+    /// After this many minutes without a touch (1 to 240).
+    pub idle_minutes: u32,
+    /// After each gift-card payment.
+    pub after_gift_card_payment: bool,
+}
+}
+
+impl Default for LockPolicy {
+    fn default() -> Self {
+        Self {
+            idle_minutes: 5,
+            after_gift_card_payment: false,
+        }
+    }
+}
+
+impl LockPolicy {
+    /// The longest idle time an owner may choose, in minutes.
+    pub const LONGEST_IDLE: u32 = 240;
+
+    /// The idle time before the till locks itself.
+    pub fn idle(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(
+            u64::from(self.idle_minutes.clamp(1, Self::LONGEST_IDLE)) * 60,
+        )
+    }
+}
+
+/// A name as kept: spaces around it dropped, 1 to [`LONGEST_NAME`] characters, no
+/// control character.
+pub fn name(given: &str) -> Result<String, RosterError> {
+    let trimmed = given.trim();
+    let count = trimmed.chars().count();
+    if count == 0 || count > LONGEST_NAME || trimmed.chars().any(char::is_control) {
+        return Err(RosterError::Name {
+            longest: LONGEST_NAME as u32,
+        });
+    }
+    Ok(trimmed.to_owned())
+}
+
+/// The first word of a name, for paper ("Served by Anna").
+pub fn first_name(name: &str) -> &str {
+    name.split_whitespace().next().unwrap_or(name)
+}
+
+const COLUMNS: &str = "id, name, role, disabled, badge IS NOT NULL";
+
+fn person(row: &rusqlite::Row<'_>) -> rusqlite::Result<Person> {
+    let role: String = row.get(2)?;
+    Ok(Person {
+        id: PersonId(row.get(0)?),
+        name: row.get(1)?,
+        // The schema allows only the three roles.
+        role: Role::parse(&role).unwrap_or(Role::Cashier),
+        disabled: row.get(3)?,
+        badge: row.get(4)?,
+    })
+}
+
+/// Everyone on the roster, in the order they were added.
+pub fn all(conn: &Connection) -> rusqlite::Result<Vec<Person>> {
+    let mut statement =
+        conn.prepare_cached(&format!("SELECT {COLUMNS} FROM people ORDER BY id"))?;
+    statement.query_map([], person)?.collect()
+}
+
+/// One person.
+pub fn get(conn: &Connection, id: PersonId) -> rusqlite::Result<Option<Person>> {
+    conn.query_row(
+        &format!("SELECT {COLUMNS} FROM people WHERE id = ?1"),
+        [id.0],
+        person,
+    )
+    .optional()
+}
+
+/// Whether anyone is on the roster (else the till asks for the owner's first PIN).
+pub fn anyone(conn: &Connection) -> rusqlite::Result<bool> {
+    conn.query_row("SELECT EXISTS (SELECT 1 FROM people)", [], |r| r.get(0))
+}
+
+fn name_free(conn: &Connection, name: &str, but: Option<PersonId>) -> Result<(), RosterFailure> {
+    let taken: bool = conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM people WHERE lower(name) = lower(?1) AND id IS NOT ?2)",
+        params![name, but.map(|p| p.0)],
+        |r| r.get(0),
+    )?;
+    if taken {
+        return Err(RosterError::NameTaken {
+            name: name.to_owned(),
+        }
+        .into());
+    }
+    Ok(())
+}
+
+/// Adds a person with their first PIN.
+pub fn add(
+    conn: &Connection,
+    given_name: &str,
+    role: Role,
+    first_pin: &str,
+    now: Timestamp,
+) -> Result<PersonId, RosterFailure> {
+    let name = name(given_name)?;
+    let first_pin = pin::digits(first_pin).map_err(PinFailure::from)?;
+    name_free(conn, &name, None)?;
+    conn.execute(
+        "INSERT INTO people (name, role, hash, created_at) VALUES (?1, ?2, ?3, ?4)",
+        params![name, role.as_str(), pin::hash(first_pin), now.to_string()],
+    )?;
+    Ok(PersonId(conn.last_insert_rowid()))
+}
+
+/// What the owner changes of a person.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "change", rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(export))]
+pub enum PersonChange {
+    /// A new name.
+    Rename {
+        /// The name.
+        name: String,
+    },
+    /// Another role.
+    Role {
+        /// The role.
+        role: Role,
+    },
+    /// Disabled (true) or enabled again.
+    Disabled {
+        /// Whether disabled.
+        disabled: bool,
+    },
+}
+
+/// Changes a person. The till keeps at least one owner who can sign in.
+pub fn change(conn: &Connection, id: PersonId, change: &PersonChange) -> Result<(), RosterFailure> {
+    let found = get(conn, id)?.ok_or(RosterError::NoSuchPerson)?;
+    match change {
+        PersonChange::Rename { name: given } => {
+            let name = name(given)?;
+            name_free(conn, &name, Some(id))?;
+            conn.execute(
+                "UPDATE people SET name = ?1 WHERE id = ?2",
+                params![name, id.0],
+            )?;
+        }
+        PersonChange::Role { role } => {
+            if found.role == Role::Owner && *role != Role::Owner {
+                last_owner_stays(conn, id)?;
+            }
+            conn.execute(
+                "UPDATE people SET role = ?1 WHERE id = ?2",
+                params![role.as_str(), id.0],
+            )?;
+        }
+        PersonChange::Disabled { disabled } => {
+            if *disabled && found.role == Role::Owner {
+                last_owner_stays(conn, id)?;
+            }
+            conn.execute(
+                "UPDATE people SET disabled = ?1 WHERE id = ?2",
+                params![disabled, id.0],
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn last_owner_stays(conn: &Connection, leaving: PersonId) -> Result<(), RosterFailure> {
+    let others: bool = conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM people
+                        WHERE role = 'owner' AND disabled = 0 AND id != ?1)",
+        [leaving.0],
+        |r| r.get(0),
+    )?;
+    if others {
+        Ok(())
+    } else {
+        Err(RosterError::LastOwner.into())
+    }
+}
+
+/// The letters a badge's code is made of (no 0/o, 1/l/i: read aloud or typed, none is
+/// taken for another).
+const BADGE_LETTERS: &[u8] = b"23456789abcdefghjkmnpqrstuvwxyz";
+
+/// Makes `id` a new badge and answers its code; an earlier badge opens nothing from now
+/// on. Only its SHA-256 is kept.
+pub fn make_badge(conn: &Connection, id: PersonId) -> Result<String, RosterFailure> {
+    get(conn, id)?.ok_or(RosterError::NoSuchPerson)?;
+    let mut rng = rand::rng();
+    let tail: String = (0..24)
+        .map(|_| char::from(BADGE_LETTERS[rng.random_range(0..BADGE_LETTERS.len())]))
+        .collect();
+    let code = format!("staff_{tail}");
+    conn.execute(
+        "UPDATE people SET badge = ?1 WHERE id = ?2",
+        params![badge_digest(&code), id.0],
+    )?;
+    Ok(code)
+}
+
+fn badge_digest(code: &str) -> String {
+    let digest = Sha256::digest(code.to_ascii_lowercase().as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Whose badge `code` is, when it is one this till made and its person may sign in.
+pub fn by_badge(conn: &Connection, code: &str) -> rusqlite::Result<Option<Person>> {
+    conn.query_row(
+        &format!("SELECT {COLUMNS} FROM people WHERE badge = ?1 AND disabled = 0"),
+        [badge_digest(code)],
+        person,
+    )
+    .optional()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn till() -> (tempfile::TempDir, Connection) {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = crate::db::open(&dir.path().join("till.db")).unwrap();
+        (dir, conn)
+    }
+
+    fn now() -> Timestamp {
+        "2026-11-28T09:00:00Z".parse().unwrap()
+    }
+
+    #[test]
+    fn the_first_pin_is_the_owners_seat_and_people_are_added_with_their_own() {
+        let (_dir, conn) = till();
+        assert!(!anyone(&conn).unwrap());
+        let owner = pin::set(&conn, "2468", now()).unwrap();
+        let anna = add(&conn, "  Anna Berg ", Role::Cashier, "1357", now()).unwrap();
+        let people = all(&conn).unwrap();
+        assert_eq!(
+            people
+                .iter()
+                .map(|p| (p.name.as_str(), p.role))
+                .collect::<Vec<_>>(),
+            [("Owner", Role::Owner), ("Anna Berg", Role::Cashier)]
+        );
+        assert_eq!(first_name(&people[1].name), "Anna");
+        assert!(matches!(
+            add(&conn, "anna berg", Role::Manager, "1111", now()),
+            Err(RosterFailure::Refused(RosterError::NameTaken { .. }))
+        ));
+        for bad in ["", "   ", &"x".repeat(41), "a\u{7}b"] {
+            assert!(matches!(
+                add(&conn, bad, Role::Cashier, "1111", now()),
+                Err(RosterFailure::Refused(RosterError::Name { .. }))
+            ));
+        }
+        assert!(matches!(
+            add(&conn, "Ben", Role::Cashier, "12", now()),
+            Err(RosterFailure::Pin(_))
+        ));
+        assert_eq!(all(&conn).unwrap().len(), 2, "nothing refused was kept");
+        assert!(matches!(
+            change(&conn, owner, &PersonChange::Disabled { disabled: true }),
+            Err(RosterFailure::Refused(RosterError::LastOwner))
+        ));
+        assert!(matches!(
+            change(
+                &conn,
+                owner,
+                &PersonChange::Role {
+                    role: Role::Manager
+                }
+            ),
+            Err(RosterFailure::Refused(RosterError::LastOwner))
+        ));
+        change(&conn, anna, &PersonChange::Disabled { disabled: true }).unwrap();
+        assert!(get(&conn, anna).unwrap().unwrap().disabled);
+    }
+
+    #[test]
+    fn a_badge_is_kept_as_its_digest_and_a_new_one_replaces_it() {
+        let (_dir, conn) = till();
+        pin::set(&conn, "2468", now()).unwrap();
+        let anna = add(&conn, "Anna", Role::Cashier, "1357", now()).unwrap();
+        let first = make_badge(&conn, anna).unwrap();
+        assert!(first.starts_with("staff_") && first.len() == 30, "{first}");
+        assert_eq!(by_badge(&conn, &first).unwrap().unwrap().id, anna);
+        let kept: String = conn
+            .query_row("SELECT badge FROM people WHERE id = ?1", [anna.0], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert!(!kept.contains(&first[6..]), "only a digest is kept");
+        let second = make_badge(&conn, anna).unwrap();
+        assert_eq!(by_badge(&conn, &first).unwrap(), None);
+        assert_eq!(by_badge(&conn, &second).unwrap().unwrap().id, anna);
+        change(&conn, anna, &PersonChange::Disabled { disabled: true }).unwrap();
+        assert_eq!(by_badge(&conn, &second).unwrap(), None, "disabled");
+    }
+}
