@@ -97,3 +97,51 @@ fn the_command_lists_agree() {
         );
     }
 }
+
+/// The core's role table has one line for every command, and a line that is no command
+/// is one of the decisions a command makes on what it is given. `build.rs` names each
+/// command's line, so a command added without one does not compile; this test reads
+/// the table the other way.
+#[test]
+fn the_role_table_has_a_line_for_every_command_and_no_other() {
+    use counter_core::roles::{Action, Role, RoleTable, Rule, Seat};
+    let declared = declared();
+    for command in crate::command_table::COMMANDS {
+        assert_eq!(command.action.name(), command.name, "{command:?}");
+    }
+    let decisions = [Action::DiscardPaymentOrIssue, Action::ResendPaymentOrIssue];
+    for &action in Action::ALL {
+        assert!(
+            declared.contains(&action.name()) || decisions.contains(&action),
+            "{action:?} is a line of the table and no command"
+        );
+    }
+    // What the table says of every command, for every role, the kiosk and the lock
+    // screen: the whole table, so that a change of a default shows here.
+    let table = RoleTable::default();
+    let seats = [
+        Seat::Person(Role::Cashier),
+        Seat::Person(Role::Manager),
+        Seat::Person(Role::Owner),
+        Seat::Kiosk,
+        Seat::Locked,
+    ];
+    let mut written = String::new();
+    for &action in Action::ALL {
+        let rules: Vec<&str> = seats
+            .iter()
+            .map(|&seat| match table.rule(action, seat) {
+                Rule::Allowed => "yes",
+                Rule::WithApproval => "approval",
+                Rule::Refused => "no",
+            })
+            .collect();
+        written.push_str(&format!("{} {}\n", action.name(), rules.join(" ")));
+    }
+    let expected = read("tests/role-table.txt");
+    assert!(
+        written == expected,
+        "the role table's defaults changed; if that is meant, write them to \
+         src-tauri/tests/role-table.txt:\n{written}"
+    );
+}

@@ -321,6 +321,11 @@ impl Till {
     }
 
     async fn replace(&self, session: &mut Session, next: Session) {
+        // Between the demo's till and the shop's, the people come along: whoever was
+        // signed in is still, and a till with no one yet takes the other's roster.
+        if let Err(error) = next.counter.carry_people_from(&session.counter) {
+            tracing::warn!(%error, "the people did not come along to the other till");
+        }
         let previous = std::mem::replace(session, next);
         previous.counter.close().await;
         if let Some(server) = previous.demo {

@@ -20,6 +20,18 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail, ensure};
 use thirtyfour::prelude::*;
 
+/// The owner's PIN on the tests' tills (the manager's PIN the tests type).
+pub const OWNER_PIN: &str = "2468";
+
+/// The cashier on the tests' tills, who signs in at each start.
+pub const CASHIER: &str = "Sam";
+
+/// Her place on the roster (the owner is the first).
+pub const CASHIER_ID: i64 = 2;
+
+/// Her PIN.
+pub const CASHIER_PIN: &str = "1357";
+
 /// The fixed ports of tauri-driver: end-to-end tests therefore run one at a time.
 const DRIVER_PORT: u16 = 4444;
 const NATIVE_PORT: u16 = 4445;
@@ -47,15 +59,43 @@ impl App {
         Self::launch_with(name, &[]).await
     }
 
-    /// Starts the app with command-line arguments (such as `--demo`).
+    /// Starts the app with command-line arguments (such as `--demo`), its tills'
+    /// rosters made ([`App::fresh_home`]), and signs the cashier in at the lock screen.
     pub async fn launch_with(name: &str, args: &[&str]) -> Result<Self> {
         Self::fresh_home(name)?;
         Self::relaunch(name, args).await
     }
 
-    /// An empty home folder for the test `name` (what [`App::launch`] starts in), to
-    /// prepare before [`App::relaunch`]; answers its path.
+    /// Starts the app in an empty home folder: no till, no one on a roster.
+    pub async fn launch_bare(name: &str, args: &[&str]) -> Result<Self> {
+        Self::empty_home(name)?;
+        Self::relaunch_locked(name, args).await
+    }
+
+    /// A home folder for the test `name` (what [`App::launch`] starts in), to prepare
+    /// before [`App::relaunch`]; answers its path. Its till and its demo's till have the
+    /// tests' roster: the owner ([`OWNER_PIN`]) and a cashier, [`CASHIER`].
     pub fn fresh_home(name: &str) -> Result<PathBuf> {
+        let home = Self::empty_home(name)?;
+        let data = data_dir_in(&home);
+        for till in [data.join("till"), data.join("demo/till")] {
+            std::fs::create_dir_all(&till)?;
+            let db = counter_core::db::open(&till.join("till.db"))?;
+            let now = jiff::Timestamp::now();
+            counter_core::pin::set(&db, OWNER_PIN, now)?;
+            counter_core::people::add(
+                &db,
+                CASHIER,
+                counter_core::roles::Role::Cashier,
+                CASHIER_PIN,
+                now,
+            )?;
+        }
+        Ok(home)
+    }
+
+    /// An empty home folder for the test `name`.
+    pub fn empty_home(name: &str) -> Result<PathBuf> {
         let home = home_of(name);
         let _ = std::fs::remove_dir_all(&home);
         std::fs::create_dir_all(&home)?;
@@ -63,8 +103,112 @@ impl App {
     }
 
     /// Starts the app again in the home folder of the test `name` as an earlier launch
-    /// left it (end that one with [`App::finish`] first): a restart of the till.
+    /// left it (end that one with [`App::finish`] first): a restart of the till. At the
+    /// lock screen, the cashier signs in, as a shop's day begins.
     pub async fn relaunch(name: &str, args: &[&str]) -> Result<Self> {
+        let app = Self::relaunch_locked(name, args).await?;
+        match app.cashier_signs_in_if_locked().await {
+            Ok(()) => Ok(app),
+            Err(error) => {
+                let error = error.context("the cashier could not sign in at the start");
+                Err(app.finish(Err(error)).await.unwrap_err())
+            }
+        }
+    }
+
+    /// Waits for the window's first screen; at the lock screen, [`CASHIER`] taps her
+    /// name and types her PIN, and the lock screen goes.
+    pub async fn cashier_signs_in_if_locked(&self) -> Result<()> {
+        let first = [
+            "lock-screen",
+            "scan",
+            "kiosk",
+            "api-key",
+            "trouble-title",
+            "business-name",
+        ];
+        let deadline = Instant::now() + Duration::from_secs(40);
+        loop {
+            for id in first {
+                if self.driver.find(By::Id(id)).await.is_ok() {
+                    if id != "lock-screen" {
+                        return Ok(());
+                    }
+                    // A till whose data was wiped (the demo reset): its owner's PIN first.
+                    if self.driver.find(By::Id("lock-first-pin")).await.is_ok() {
+                        return self.owner_chooses_the_first_pin().await;
+                    }
+                    return self.sign_in(CASHIER_ID, CASHIER_PIN).await;
+                }
+            }
+            ensure!(Instant::now() < deadline, "no first screen after 40 s");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// At the lock screen, the person `id` taps their name and types `pin`; waits for
+    /// the lock screen to go.
+    pub async fn sign_in(&self, id: i64, pin: &str) -> Result<()> {
+        self.within(&format!("lock-person-{id}"))
+            .await?
+            .click()
+            .await?;
+        self.type_pin(pin).await?;
+        self.unlocked().await
+    }
+
+    /// On a till with no one on its roster, the owner chooses [`OWNER_PIN`] (typed
+    /// twice) and is signed in.
+    pub async fn owner_chooses_the_first_pin(&self) -> Result<()> {
+        // The pad opens by itself; once cancelled, the screen's button opens it again.
+        if self.driver.find(By::Id("pin-pad")).await.is_err() {
+            self.within("lock-first-pin").await?.click().await?;
+        }
+        for _ in 0..2 {
+            self.type_pin(OWNER_PIN).await?;
+            tokio::time::sleep(Duration::from_millis(300)).await;
+        }
+        self.unlocked().await
+    }
+
+    /// The element `id`, once it shows (within 10 s).
+    async fn within(&self, id: &str) -> Result<WebElement> {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            match self.driver.find(By::Id(id)).await {
+                Ok(found) => return Ok(found),
+                Err(error) if Instant::now() > deadline => {
+                    return Err(anyhow::Error::from(error).context(format!("#{id} never showed")));
+                }
+                Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+            }
+        }
+    }
+
+    /// Types `pin` on the pad that shows, and presses OK.
+    async fn type_pin(&self, pin: &str) -> Result<()> {
+        self.within("pin-pad").await?;
+        for digit in pin.chars() {
+            self.within(&format!("pin-key-{digit}"))
+                .await?
+                .click()
+                .await?;
+        }
+        self.within("pin-ok").await?.click().await?;
+        Ok(())
+    }
+
+    async fn unlocked(&self) -> Result<()> {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        while self.driver.find(By::Id("lock-screen")).await.is_ok() {
+            ensure!(Instant::now() < deadline, "still locked after signing in");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        Ok(())
+    }
+
+    /// [`App::relaunch`], left at whatever screen the app opens on (the lock screen).
+    pub async fn relaunch_locked(name: &str, args: &[&str]) -> Result<Self> {
         let application = std::env::var_os("LOYALTY_COUNTER_APP")
             .map(PathBuf::from)
             .unwrap_or_else(|| workspace_root().join("target/debug/loyalty-counter"));

@@ -52,6 +52,7 @@ struct Row {
     email: String,
     reference: String,
     idempotency_key: String,
+    made_by: String,
     state: &'static str,
     outcome: String,
     request_id: String,
@@ -75,6 +76,7 @@ impl Row {
             email: String::new(),
             reference: String::new(),
             idempotency_key: item.idempotency_key.clone(),
+            made_by: cell(item.made_by.name()),
             state: item.state.as_str(),
             outcome: outcome(item),
             request_id: item

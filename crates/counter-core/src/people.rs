@@ -265,6 +265,36 @@ fn last_owner_stays(conn: &Connection, leaving: PersonId) -> Result<(), RosterFa
     }
 }
 
+/// Everyone's whole line (their PIN's hash and badge's digest too), to carry to
+/// another till of this app ([`put_rows`]).
+pub(crate) fn rows(conn: &Connection) -> rusqlite::Result<Vec<Vec<rusqlite::types::Value>>> {
+    let mut statement = conn.prepare(&format!("SELECT {WHOLE} FROM people ORDER BY id"))?;
+    let width = statement.column_count();
+    statement
+        .query_map([], |r| (0..width).map(|i| r.get(i)).collect())?
+        .collect()
+}
+
+/// Puts lines [`rows`] read into this till's roster, in one transaction.
+pub(crate) fn put_rows(
+    conn: &Connection,
+    rows: &[Vec<rusqlite::types::Value>],
+) -> rusqlite::Result<()> {
+    let tx = conn.unchecked_transaction()?;
+    let marks = vec!["?"; WHOLE.split(',').count()].join(", ");
+    for row in rows {
+        tx.execute(
+            &format!("INSERT INTO people ({WHOLE}) VALUES ({marks})"),
+            rusqlite::params_from_iter(row),
+        )?;
+    }
+    tx.commit()
+}
+
+/// Every column of a person's line, as [`rows`] carries them.
+const WHOLE: &str = "id, name, role, hash, failures, locks, lock_ms, lock_served_ms, lock_boot, \
+    lock_uptime_ms, locked_at, badge, disabled, created_at";
+
 /// The letters a badge's code is made of (no 0/o, 1/l/i: read aloud or typed, none is
 /// taken for another).
 const BADGE_LETTERS: &[u8] = b"23456789abcdefghjkmnpqrstuvwxyz";
@@ -360,6 +390,53 @@ mod tests {
         ));
         change(&conn, anna, &PersonChange::Disabled { disabled: true }).unwrap();
         assert!(get(&conn, anna).unwrap().unwrap().disabled);
+    }
+
+    #[test]
+    fn the_managers_pin_of_an_earlier_version_becomes_the_owners_seat_lock_and_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("till.db");
+        {
+            let earlier = crate::db::at_schema(&path, 12);
+            earlier
+                .execute(
+                    "INSERT INTO manager_pin (id, hash, failures, locks) VALUES (1, ?1, 3, 2)",
+                    [pin::hash("2468")],
+                )
+                .unwrap();
+        }
+        let conn = crate::db::open(&path).unwrap();
+        let people = all(&conn).unwrap();
+        assert_eq!(people.len(), 1);
+        assert_eq!(
+            (people[0].id, people[0].name.as_str(), people[0].role),
+            (PersonId(1), "Owner", Role::Owner)
+        );
+        let clock = crate::clock::ManualClock::new(now());
+        use crate::clock::Clock;
+        let status = pin::status(&conn, PersonId(1), clock.now(), &clock.uptime()).unwrap();
+        assert_eq!(
+            status.tries_left,
+            pin::MAX_TRIES - 3,
+            "its wrong tries came along"
+        );
+        pin::check(&conn, PersonId(1), "2468", clock.now(), &clock.uptime()).unwrap();
+        let till: (String, String) = conn
+            .query_row("SELECT till_id, name FROM till", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .unwrap();
+        assert_eq!(till.0.len(), 32, "a till id of its own");
+        assert_eq!(till.1, "Counter 1");
+    }
+
+    #[test]
+    fn a_till_without_a_pin_comes_along_with_no_one_on_its_roster() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("till.db");
+        drop(crate::db::at_schema(&path, 12));
+        let conn = crate::db::open(&path).unwrap();
+        assert!(!anyone(&conn).unwrap());
     }
 
     #[test]

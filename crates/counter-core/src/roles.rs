@@ -68,6 +68,9 @@ pub enum Seat {
     Locked,
     /// The till is a kiosk: customers check themselves in.
     Kiosk,
+    /// Another copy of the app owns the till's data: this one shows its queue, and
+    /// nobody signs in here.
+    ReadingOnly,
     /// A person is signed in.
     Person(Role),
 }
@@ -164,10 +167,11 @@ actions! {
     ConnectGate: Connecting,
     /// Opens the built-in demo.
     TryDemo: Connecting,
-    /// Puts damaged settings back to their defaults.
-    ResetDamagedSettings: Connecting,
+    /// Puts damaged settings back to their defaults (from the trouble screen, before
+    /// anyone signs in).
+    ResetDamagedSettings: Open,
     /// Opens the till again after a trouble.
-    Reopen: Connecting,
+    Reopen: Open,
     /// A card scanned by the wedge.
     ReadScan: CounterAndKiosk,
     /// Opens the camera.
@@ -238,8 +242,8 @@ actions! {
     DiscardPaymentOrIssue: Manager,
     /// Sends a gift-card payment or issue again.
     ResendPaymentOrIssue: Manager,
-    /// What the issue form offers.
-    IssueChoices: Manager,
+    /// What the issue form offers (its currencies and languages).
+    IssueChoices: Counter,
     /// Issues a gift card.
     IssueGiftCard: Manager,
     /// The business's figures.
@@ -263,7 +267,7 @@ actions! {
     /// Turns the kiosk on or off.
     SetKiosk: Manager,
     /// The queue's history.
-    History: Manager,
+    History: Counter,
     /// Exports the queue's history.
     ExportHistory: Manager,
     /// Cards scanned unusually often.
@@ -351,6 +355,7 @@ impl Action {
             (Kind::Manager, Seat::Person(Role::Cashier)) => WithApproval,
             (Kind::Manager, Seat::Person(_)) => Allowed,
             (Kind::Owner, Seat::Person(Role::Owner)) => Allowed,
+            (_, Seat::ReadingOnly) if matches!(self, Action::Queue | Action::History) => Allowed,
             _ => Refused,
         }
     }

@@ -225,6 +225,9 @@ pub struct Opening {
     pub connection: Option<ConnectionView>,
     /// Whether the till runs as a kiosk (the window follows it).
     pub kiosk: KioskStatus,
+    /// Who is at the till: nobody yet shows the lock screen (the owner's first PIN on a
+    /// till with no one on its roster).
+    pub seat: counter_core::SeatView,
 }
 
 /// What the window shows first: the till's troubles, its connection, its kiosk.
@@ -246,6 +249,7 @@ pub async fn opening(
             .connection()
             .map(|connection| ConnectionView::new(connection, session.is_demo())),
         kiosk: kiosk.opening(&app, counter.kiosk()?),
+        seat: counter.seat()?,
     })
 }
 

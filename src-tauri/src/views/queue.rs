@@ -3,6 +3,7 @@
 
 use counter_core::Business;
 use counter_core::kinds::ScanAction;
+use counter_core::outbox::MadeBy;
 use counter_core::views::Answer;
 use counter_core::{
     Counter, DecisionReason, ItemChoices, ItemId, ItemState, OutboxItem, Resolution, Write,
@@ -43,6 +44,8 @@ pub struct QueueItemView {
     pub choices: ItemChoices,
     /// The business it waits for, when it belongs to another than the key in use.
     pub waits_for: Option<Business>,
+    /// Who made it.
+    pub made_by: MadeBy,
 }
 }
 
@@ -70,6 +73,7 @@ impl QueueItemView {
                 tracing::warn!(%error, "whose write it is could not be read");
                 None
             }),
+            made_by: item.made_by.clone(),
         }
     }
 }

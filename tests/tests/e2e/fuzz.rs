@@ -396,8 +396,73 @@ fn table() -> BTreeMap<&'static str, Vec<Argument>> {
                        "wallet": "apple", "send_welcome": false}),
             )],
         ),
-        ("pin_status", vec![]),
-        // No PIN is set in the demo: a valid call would set one.
+        ("pin_status", vec![optional("person", Number, json!(null))]),
+        ("seat", vec![]),
+        ("people", vec![]),
+        (
+            "sign_in",
+            vec![arg(
+                "credential",
+                Object,
+                json!({"with": "pin", "person": 1, "pin": "2468"}),
+            )],
+        ),
+        ("lock_till", vec![]),
+        ("still_here", vec![]),
+        ("roster", vec![]),
+        (
+            "add_person",
+            vec![
+                arg("name", Name, json!("Ana")),
+                arg("role", Choice, json!("cashier")),
+                arg("pin", Pin, json!("1111")),
+            ],
+        ),
+        (
+            "change_person",
+            vec![
+                arg("person", Number, json!(2)),
+                arg(
+                    "change",
+                    Object,
+                    json!({"change": "disabled", "disabled": true}),
+                ),
+            ],
+        ),
+        (
+            "reset_person_pin",
+            vec![
+                arg("person", Number, json!(2)),
+                arg("pin", Pin, json!("1111")),
+            ],
+        ),
+        ("make_badge", vec![arg("person", Number, json!(2))]),
+        ("role_table", vec![]),
+        (
+            "set_rule",
+            vec![
+                arg("action", Choice, json!("issue_gift_card")),
+                arg("role", Choice, json!("cashier")),
+                arg("rule", Choice, json!("allowed")),
+            ],
+        ),
+        (
+            "set_lock_policy",
+            vec![arg(
+                "policy",
+                Object,
+                json!({"idle_minutes": 5, "after_gift_card_payment": false}),
+            )],
+        ),
+        ("set_till_name", vec![arg("name", Name, json!("Counter 2"))]),
+        (
+            "approve_with_badge",
+            vec![
+                arg("code", Scan, json!("staff_0000000000")),
+                arg("opens", Choice, json!("one_action")),
+            ],
+        ),
+        // A PIN is set in the tests' tills: a valid call is refused.
         (
             "set_pin",
             vec![
@@ -408,6 +473,7 @@ fn table() -> BTreeMap<&'static str, Vec<Argument>> {
         (
             "check_pin",
             vec![
+                optional("person", Number, json!(null)),
                 arg("pin", Pin, json!("2468")),
                 arg("opens", Choice, json!("one_action")),
             ],
@@ -742,7 +808,9 @@ fn till_state(till: &Path) -> Result<Vec<String>> {
         "outbox",
         "owners",
         "settings",
-        "manager_pin",
+        "people",
+        "role_rules",
+        "till",
         "outbox_counts",
     ] {
         let mut statement = db.prepare(&format!("SELECT * FROM {table} ORDER BY 1"))?;

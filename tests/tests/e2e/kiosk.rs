@@ -132,7 +132,7 @@ impl Drop for OtherApp {
 async fn a_customer_checks_in_once_the_kiosk_holds_its_window_and_only_the_pin_leaves()
 -> anyhow::Result<()> {
     let _wm = WindowManager::start()?;
-    let app = App::launch_with("kiosk-check-in", &["--demo", "--kiosk", "--kiosk-idle=3"]).await?;
+    let app = App::launch_bare("kiosk-check-in", &["--demo", "--kiosk", "--kiosk-idle=3"]).await?;
     let outcome = async {
         let driver = &app.driver;
         // No manager PIN yet: whoever started the kiosk chooses one before it opens (the
@@ -302,6 +302,8 @@ async fn a_customer_checks_in_once_the_kiosk_holds_its_window_and_only_the_pin_l
         tap(driver, &driver.find(By::Id("kiosk-leave")).await?).await?;
         support::as_manager(driver).await?;
         gone(driver, By::Id("kiosk"), WAIT).await?;
+        // The kiosk was no person: the till waits for someone to sign in.
+        support::sign_in_at_lock(driver, 1, support::PIN).await?;
         shown(driver, By::Id("scan"), WAIT).await?;
         Ok(())
     }
@@ -313,24 +315,23 @@ async fn a_customer_checks_in_once_the_kiosk_holds_its_window_and_only_the_pin_l
 async fn started_as_a_kiosk_without_a_pin_a_cancelled_pin_pad_leaves_a_counter_and_asks_once()
 -> anyhow::Result<()> {
     let _wm = WindowManager::start()?;
-    let app = App::launch_with("kiosk-pin-cancelled", &["--demo", "--kiosk"]).await?;
+    let app = App::launch_bare("kiosk-pin-cancelled", &["--demo", "--kiosk"]).await?;
     let outcome = async {
         let driver = &app.driver;
         ensure!(
             pin_stage(driver, Duration::from_secs(30)).await? == "new",
             "no PIN asked for"
         );
+        // Cancelled: the till is no kiosk; with no one on its roster it stays at the
+        // lock screen, whose button asks for the owner's PIN again.
         driver.find(By::Id("pin-cancel")).await?.click().await?;
         gone(driver, By::Id("pin-pad"), WAIT).await?;
-        shown(driver, By::Id("scan"), WAIT).await?;
-        // Asked once per start: not again when the page loads again.
+        shown(driver, By::Id("lock-first-pin"), WAIT).await?;
         driver.refresh().await?;
-        shown(driver, By::Id("scan"), Duration::from_secs(30)).await?;
-        tokio::time::sleep(Duration::from_secs(1)).await;
+        shown(driver, By::Id("lock-screen"), Duration::from_secs(30)).await?;
         ensure!(
-            driver.find_all(By::Id("pin-pad")).await?.is_empty()
-                && driver.find_all(By::Id("kiosk")).await?.is_empty(),
-            "the PIN is asked for again, or the till became a kiosk"
+            driver.find_all(By::Id("kiosk")).await?.is_empty(),
+            "the till became a kiosk"
         );
         Ok(())
     }
@@ -424,7 +425,7 @@ async fn turned_on_in_settings_behind_the_pin_a_kiosk_comes_back_after_a_restart
 #[tokio::test]
 async fn from_the_kiosks_page_every_command_but_a_kiosks_is_refused_by_the_core()
 -> anyhow::Result<()> {
-    let app = App::launch_with("kiosk-commands", &["--demo", "--kiosk"]).await?;
+    let app = App::launch_bare("kiosk-commands", &["--demo", "--kiosk"]).await?;
     let outcome = async {
         let driver = &app.driver;
         ensure!(pin_stage(driver, Duration::from_secs(30)).await? == "new");
@@ -503,7 +504,7 @@ async fn from_the_kiosks_page_every_command_but_a_kiosks_is_refused_by_the_core(
 #[tokio::test]
 async fn tab_reaches_every_kiosk_control_and_a_scan_still_lands_in_its_field() -> anyhow::Result<()>
 {
-    let app = App::launch_with("kiosk-tab", &["--demo", "--kiosk"]).await?;
+    let app = App::launch_bare("kiosk-tab", &["--demo", "--kiosk"]).await?;
     let outcome = async {
         let driver = &app.driver;
         ensure!(pin_stage(driver, Duration::from_secs(30)).await? == "new");

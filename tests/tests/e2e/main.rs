@@ -22,6 +22,7 @@ mod layout;
 mod manager;
 mod messages;
 mod offline;
+mod people;
 mod points;
 mod queue;
 mod receipts;

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use anyhow::{Context, ensure};
-use loyalty_counter_e2e::{App, shot, text_of};
+use loyalty_counter_e2e::{App, CASHIER, CASHIER_ID, CASHIER_PIN, shot, text_of};
 use serde_json::json;
 use thirtyfour::prelude::*;
 
@@ -18,24 +18,17 @@ const WAIT: Duration = Duration::from_secs(15);
 async fn the_pin_is_set_on_first_use_and_five_wrong_tries_lock_it_through_a_restart()
 -> anyhow::Result<()> {
     let name = "manager-pin-lock";
-    let app = App::launch_with(name, &["--demo"]).await?;
+    let app = App::launch_bare(name, &["--demo"]).await?;
     let outcome = async {
         let driver = &app.driver;
-        shown(driver, By::Id("scan"), Duration::from_secs(30)).await?;
-
-        // First use: the settings ask the manager to choose a PIN, typed twice.
-        driver
-            .find(By::Id("settings-button"))
-            .await?
-            .click()
-            .await?;
+        // First start: the owner chooses a PIN, typed twice, before the counter opens.
         ensure!(
-            pin_stage(driver, WAIT).await? == "new",
+            pin_stage(driver, Duration::from_secs(30)).await? == "new",
             "no PIN is set, yet the pad does not ask for a new one"
         );
         ensure!(
-            driver.find_all(By::Id("settings")).await?.is_empty(),
-            "the settings opened before any PIN"
+            driver.find_all(By::Id("scan")).await?.is_empty(),
+            "the counter opened before any PIN"
         );
         shot(driver, "pin-first-use").await?;
         // Two different PINs are not taken.
@@ -46,11 +39,26 @@ async fn the_pin_is_set_on_first_use_and_five_wrong_tries_lock_it_through_a_rest
         type_pin(driver, PIN).await?;
         text_until(driver, By::Id("pin-prompt"), WAIT, |t| t.contains("again")).await?;
         type_pin(driver, PIN).await?;
+        shown(driver, By::Id("scan"), WAIT).await?;
+        // The owner's own settings open without a PIN.
+        driver
+            .find(By::Id("settings-button"))
+            .await?
+            .click()
+            .await?;
         shown(driver, By::Id("settings"), WAIT).await?;
         shot(driver, "settings-manager").await?;
-        // Leaving locks the settings again.
         driver.find(By::Id("settings-close")).await?.click().await?;
         gone(driver, By::Id("settings"), WAIT).await?;
+        // The owner adds the cashier, who signs in.
+        invoke(
+            driver,
+            "add_person",
+            json!({"name": CASHIER, "role": "cashier", "pin": CASHIER_PIN}),
+        )
+        .await?;
+        driver.find(By::Id("lock-button")).await?.click().await?;
+        support::sign_in_at_lock(driver, CASHIER_ID, CASHIER_PIN).await?;
 
         // Five wrong tries: the pad says how many are left, then locks.
         driver
@@ -159,7 +167,7 @@ async fn withdrawing_a_queued_payment_asks_for_the_pin() -> anyhow::Result<()> {
             .click()
             .await?;
         // Money: the PIN comes first. Cancelled, nothing is withdrawn.
-        ensure!(pin_stage(driver, WAIT).await? == "new", "no PIN asked");
+        ensure!(pin_stage(driver, WAIT).await? == "enter", "no PIN asked");
         driver.find(By::Id("pin-cancel")).await?.click().await?;
         gone(driver, By::Id("pin-pad"), WAIT).await?;
         let state = driver
@@ -233,7 +241,6 @@ async fn a_manager_issues_a_gift_card_and_the_answer_says_why_no_email_went() ->
             .await?
             .click()
             .await?;
-        support::as_manager(driver).await?;
         shown(driver, By::Id("issue-form"), WAIT).await?;
         // The business's usual currency is offered first.
         let currency = driver
@@ -271,6 +278,8 @@ async fn a_manager_issues_a_gift_card_and_the_answer_says_why_no_email_went() ->
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         submit.click().await?;
+        // Issuing is the manager's: the PIN, for this card, before the core checks it.
+        support::as_manager(driver).await?;
         text_until(driver, By::Id("issue-result"), WAIT, |t| {
             t.contains("email")
         })
@@ -300,6 +309,8 @@ async fn a_manager_issues_a_gift_card_and_the_answer_says_why_no_email_went() ->
         field.clear().await?;
         field.send_keys(email).await?;
         driver.find(By::Id("issue-submit")).await?.click().await?;
+        // Each call is its own: the manager approves this one too.
+        support::as_manager(driver).await?;
 
         // Issued: the words say the email did not go and why; the card opens with its
         // ledger.
@@ -379,13 +390,18 @@ async fn todays_history_lists_and_exports_exactly_todays_writes_with_their_keys(
 
         // The export is the manager's: the PIN first (cancelled here: no file, no dialog).
         driver.find(By::Id("history-export")).await?.click().await?;
-        ensure!(pin_stage(driver, WAIT).await? == "new", "the export asked no PIN");
+        ensure!(pin_stage(driver, WAIT).await? == "enter", "the export asked no PIN");
         driver.find(By::Id("pin-cancel")).await?.click().await?;
         gone(driver, By::Id("pin-pad"), WAIT).await?;
 
         // The file the save dialog would name, written by the real command once the
         // manager is here (the system's dialog itself is not the app's to drive).
-        invoke(driver, "set_pin", json!({"pin": PIN, "opens": "visit"})).await?;
+        invoke(
+            driver,
+            "check_pin",
+            json!({"person": null, "pin": PIN, "opens": "visit"}),
+        )
+        .await?;
         let today: String = driver
             .execute("const d = new Date(); return d.getFullYear() + '-' + String(d.getMonth() + 1).padStart(2, '0') + '-' + String(d.getDate()).padStart(2, '0');", vec![])
             .await?
@@ -410,6 +426,13 @@ async fn todays_history_lists_and_exports_exactly_todays_writes_with_their_keys(
         ensure!(in_file == keys, "file keys {in_file:?}, shown {keys:?}");
         let targets: Vec<&str> = records.iter().map(|r| &r[target]).collect();
         ensure!(targets == cards, "targets {targets:?}, scanned {cards:?}");
+        // Each row says who made it: the cashier at the till.
+        let made_by = column("made_by")?;
+        ensure!(
+            records.iter().all(|r| &r[made_by] == CASHIER),
+            "made by {:?}",
+            records.iter().map(|r| r[made_by].to_owned()).collect::<Vec<_>>()
+        );
         ensure!(records.iter().all(|r| &r[outcome] == "done"), "outcomes: {records:?}");
 
         // The server holds exactly those two visits, once each.

@@ -59,6 +59,8 @@ async fn restarted(name: &str, steps: impl AsyncFnOnce(&App) -> Result<()>) -> R
 
 /// The counter of `business` is open, with its status bar, and Connect is not.
 async fn counter_of(driver: &WebDriver, business: &str) -> Result<()> {
+    // Opened again after a trouble: the lock screen first.
+    support::sign_in_if_locked(driver).await?;
     let name = text_of(driver, By::Id("business-name"), Duration::from_secs(30)).await?;
     ensure!(name == business, "business shown: {name:?}");
     shown(driver, By::Id("status-bar"), WAIT).await?;
@@ -129,6 +131,7 @@ async fn a_key_file_holding_garbage_opens_a_window_that_asks_for_the_key_again()
         );
         shot(driver, "trouble-key-file").await?;
         driver.find(By::Id("remedy-connect")).await?.click().await?;
+        support::sign_in_if_locked(driver).await?;
         let notice = text_of(driver, By::Id("connect-notice"), WAIT).await?;
         ensure!(notice.contains("cannot be used"), "notice: {notice:?}");
         connect_with(driver, &key, &server.running.sandbox_url()).await?;
@@ -268,7 +271,9 @@ async fn a_kiosk_whose_key_is_refused_at_restart_stays_a_kiosk_closed_until_the_
         shown(driver, By::Id("api-key"), Duration::from_secs(30)).await?;
         connect_with(driver, &key, &server.running.sandbox_url()).await?;
         text_until(driver, By::Id("business-name"), WAIT, |t| t == "Café Borne").await?;
-        invoke(driver, "set_pin", json!({"pin": PIN, "opens": "visit"})).await?;
+        // The owner, signed in over the cashier, makes the till a kiosk.
+        let owner = json!({"with": "pin", "person": 1, "pin": PIN});
+        invoke(driver, "sign_in", json!({ "credential": owner })).await?;
         invoke(driver, "set_kiosk", json!({"on": true})).await?;
         Ok(())
     }
@@ -292,6 +297,7 @@ async fn a_kiosk_whose_key_is_refused_at_restart_stays_a_kiosk_closed_until_the_
         shot(driver, "kiosk-closed").await?;
         driver.find(By::Id("kiosk-leave")).await?.click().await?;
         support::as_manager(driver).await?;
+        support::sign_in_if_locked(driver).await?;
         let notice = text_of(driver, By::Id("connect-notice"), WAIT).await?;
         ensure!(notice.contains("refuses the key"), "notice: {notice:?}");
         Ok(())

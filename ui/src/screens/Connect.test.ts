@@ -7,7 +7,9 @@ import type { CommandError, ConnectGate } from '../lib/ipc';
 const ipc = vi.hoisted(() => ({
   savedBaseUrl: vi.fn(async () => null),
   connectGate: vi.fn(async (): Promise<ConnectGate> => ({ needs_manager: false, waiting: [] })),
-  pinStatus: vi.fn(async () => ({ set: true, tries_left: 5, locked_until: null, manager_here: false, shortest: 4, longest: 8 })),
+  pinStatus: vi.fn(async () => ({ set: true, tries_left: 5, locked_until: null, manager_here: false, approvers: [{ id: 1, name: 'Owner' }], shortest: 4, longest: 8 })),
+  approveWithBadge: vi.fn(async () => {}),
+  signIn: vi.fn(async () => ({})),
   checkPin: vi.fn(async () => {}),
   setPin: vi.fn(async () => {}),
   changePin: vi.fn(async () => {}),
@@ -60,7 +62,7 @@ describe('Connect', () => {
     for (const digit of '2468') await fireEvent.keyDown(screen.getByRole('dialog'), { key: digit });
     await fireEvent.keyDown(screen.getByRole('dialog'), { key: 'Enter' });
     await new Promise((r) => setTimeout(r, 0));
-    expect(ipc.checkPin).toHaveBeenCalledWith('2468', 'one_action');
+    expect(ipc.checkPin).toHaveBeenCalledWith(null, '2468', 'one_action');
     expect(ipc.connect).toHaveBeenCalledTimes(2);
   });
 

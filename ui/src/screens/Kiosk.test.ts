@@ -17,8 +17,9 @@ const ipc = vi.hoisted(() => ({
   }),
 }));
 vi.mock('../lib/ipc', () => ipc);
+// The manager's approval given: the call runs as it would once approved.
 vi.mock('../lib/ui/manager.svelte', () => ({
-  askManager: vi.fn(async () => true),
+  asManager: vi.fn(async (_purpose: string, action: () => Promise<unknown>) => action()),
   manager: { asking: null },
 }));
 

@@ -47,7 +47,8 @@ describe('screenOf', () => {
 
 describe('codeFor', () => {
   it('has the code of the screen the window opens on in hand before the first frame', async () => {
-    const opening: Opening = { troubles: [], connection, kiosk: kiosk(true) };
+    const seat = { person: null, signed_in: null, first_start: false, kiosk: true, rules: {}, till_name: 'Counter 1', lock: { idle_minutes: 5, after_gift_card_payment: false } };
+    const opening: Opening = { troubles: [], connection, kiosk: kiosk(true), seat };
     expect(screens.kiosk()).toBeInstanceOf(Promise);
     await codeFor(opening);
     expect(screens.kiosk()).not.toBeInstanceOf(Promise);

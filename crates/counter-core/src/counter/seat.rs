@@ -190,6 +190,9 @@ impl Counter {
         if self.kiosk_on.load(Ordering::SeqCst) {
             return Ok((Seat::Kiosk, None));
         }
+        if self.owner().is_err() {
+            return Ok((Seat::ReadingOnly, None));
+        }
         let now = self.core.uptime();
         let idle = self.lock_policy()?.idle();
         let mut presence = self.presence();
@@ -240,6 +243,9 @@ impl Counter {
             Rule::Refused => Err(match seat {
                 Seat::Locked | Seat::FirstStart => NotAllowed::NotSignedIn,
                 Seat::Kiosk => NotAllowed::Kiosk,
+                Seat::ReadingOnly => {
+                    return Err(LockError::AlreadyOwned(self.data_dir.clone()).into());
+                }
                 Seat::Person(_) => NotAllowed::RoleMayNot { action },
             }
             .into()),
@@ -293,6 +299,9 @@ impl Counter {
             Rule::Refused => Err(match seat {
                 Seat::Kiosk => NotAllowed::Kiosk,
                 Seat::Person(_) => NotAllowed::RoleMayNot { action },
+                Seat::ReadingOnly => {
+                    return Err(LockError::AlreadyOwned(self.data_dir.clone()).into());
+                }
                 Seat::Locked | Seat::FirstStart => NotAllowed::NotSignedIn,
             }
             .into()),
@@ -415,6 +424,36 @@ impl Counter {
         }
         if let Some((_, until)) = &mut presence.visit {
             *until = after(&now, idle);
+        }
+        Ok(())
+    }
+
+    /// The app leaves `other` (the demo's till, or the shop's) for this one: a till with
+    /// no one on its roster yet takes `other`'s (names, roles, PIN hashes, badges), and
+    /// whoever was signed in there is signed in here, when this till knows them alike
+    /// (same place on the roster, name and role, not disabled). Not a command: the shell
+    /// does it as it switches tills, within one run of the app.
+    pub fn carry_people_from(&self, other: &Counter) -> Result<(), Error> {
+        self.owner()?;
+        if !people::anyone(&self.core.reader())? {
+            let rows = people::rows(&other.core.reader())?;
+            people::put_rows(&self.core.db(), &rows)?;
+        }
+        let Some(there) = other.presence().signed_in.clone() else {
+            return Ok(());
+        };
+        let (Some(here), Some(then)) = (
+            people::get(&self.core.reader(), there.id)?,
+            people::get(&other.core.reader(), there.id)?,
+        ) else {
+            return Ok(());
+        };
+        if here.name == then.name && here.role == then.role && !here.disabled {
+            *self.presence() = Presence {
+                signed_in: Some(there),
+                active_at: Some(self.core.uptime()),
+                ..Presence::default()
+            };
         }
         Ok(())
     }

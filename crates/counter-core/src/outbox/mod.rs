@@ -146,6 +146,40 @@ pub struct OutboxItem {
     /// A customer's own check-in at the kiosk: never a cashier's repeat-visit question.
     #[serde(default)]
     pub kiosk: bool,
+    /// Who made it.
+    #[serde(default)]
+    pub made_by: MadeBy,
+}
+
+for_the_ui! {
+/// Who made a write.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum MadeBy {
+    /// A person on the till's roster, by the name they have now.
+    Person {
+        /// Who.
+        id: crate::ids::PersonId,
+        /// Their name.
+        name: String,
+    },
+    /// A customer at the kiosk.
+    Kiosk,
+    /// Made before the till had staff seats: the till, nobody in particular.
+    #[default]
+    BeforeStaffSeats,
+}
+}
+
+impl MadeBy {
+    /// In a sentence or a cell: the person's name, "kiosk", or "before staff seats".
+    pub fn name(&self) -> &str {
+        match self {
+            MadeBy::Person { name, .. } => name,
+            MadeBy::Kiosk => "kiosk",
+            MadeBy::BeforeStaffSeats => "before staff seats",
+        }
+    }
 }
 
 impl OutboxItem {

@@ -93,6 +93,11 @@ async fn a_days_history_holds_exactly_its_writes_and_its_csv_their_keys() {
     assert_eq!(&rows[1][column("action")], "visit");
     assert_eq!(&rows[1][column("target")], other.as_str());
     assert!(!rows[1][column("request_id")].is_empty());
+    // Each row says who made it: the owner, who worked the till that day.
+    assert!(
+        rows.iter().all(|r| &r[column("made_by")] == "Owner"),
+        "{text}"
+    );
     assert!(!text.contains(&env.key), "the API key is in the export");
 
     // Dates that are not a period are refused, and nothing is written.

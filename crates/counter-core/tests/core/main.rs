@@ -17,6 +17,7 @@ mod offers;
 mod opening;
 mod outbox;
 mod payments;
+mod people;
 mod printing;
 mod promises;
 mod scans;

@@ -594,6 +594,40 @@ pub async fn as_manager(driver: &WebDriver) -> Result<()> {
     gone(driver, By::Id("pin-pad"), Duration::from_secs(10)).await
 }
 
+/// At the lock screen, the person `id` taps their name and types `pin`; waits for the
+/// lock screen to go.
+pub async fn sign_in_at_lock(driver: &WebDriver, id: i64, pin: &str) -> Result<()> {
+    shown(
+        driver,
+        By::Id(format!("lock-person-{id}")),
+        Duration::from_secs(15),
+    )
+    .await?
+    .click()
+    .await?;
+    shown(driver, By::Id("pin-pad"), Duration::from_secs(15)).await?;
+    type_pin(driver, pin).await?;
+    gone(driver, By::Id("lock-screen"), Duration::from_secs(15)).await
+}
+
+/// When the lock screen comes (within five seconds), the cashier signs in, as at the
+/// start of a day ([`loyalty_counter_e2e::CASHIER`]).
+pub async fn sign_in_if_locked(driver: &WebDriver) -> Result<()> {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < deadline {
+        if driver.find(By::Id("lock-screen")).await.is_ok() {
+            return sign_in_at_lock(
+                driver,
+                loyalty_counter_e2e::CASHIER_ID,
+                loyalty_counter_e2e::CASHIER_PIN,
+            )
+            .await;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    Ok(())
+}
+
 /// Opens the settings as the manager (the PIN first) and waits for them.
 pub async fn open_settings(driver: &WebDriver) -> Result<()> {
     driver

@@ -62,6 +62,8 @@ export const codes: Pick<Catalogue, 'problems' | 'byStatus' | 'errors'> = {
     other: 'The service refused this. See the details.',
   },
   errors: {
+    roster_refused: 'The roster was not changed.',
+    rule_refused: 'The table was not changed.',
     service_unreachable: 'The service cannot be reached. Check the address and the network.',
     invalid_base_url: 'This address cannot be used. Check it.',
     invalid_api_key: 'This is not an API key: a key starts with lc_live_ or lc_test_. Check that it was copied whole.',

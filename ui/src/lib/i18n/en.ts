@@ -4,6 +4,7 @@
 import type { Catalogue } from './catalogue';
 import { codes } from './en-codes';
 import { managerWords } from './en-manager';
+import { peopleWords } from './en-people';
 import type { Entry } from './strings';
 
 const words = {
@@ -144,7 +145,7 @@ const words = {
   pin_locked: 'Too many wrong tries: the PIN can be tried again at {time}.',
   pin_manager_only: 'Only a manager may do this: the manager’s PIN is asked first.',
   pin_enter: 'Enter the manager’s PIN.',
-  pin_first: 'No manager PIN is set on this till yet. Choose one: {min} to {max} digits.',
+  pin_first: 'No one is on this till’s roster yet. The owner chooses a PIN: {min} to {max} digits.',
   pin_old: 'Enter the current PIN.',
   pin_new: 'Enter the new PIN.',
   pin_again: 'Enter the same PIN again.',
@@ -420,6 +421,7 @@ const words = {
   camera_button: 'Camera',
   camera_close: 'Close the camera',
   ...managerWords,
+  ...peopleWords,
 } satisfies Record<string, Entry>;
 
 /** The name of each of the app's sentences: every language has them all. */

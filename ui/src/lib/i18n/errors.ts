@@ -31,6 +31,7 @@ const fields = {
   locale: 'field_locale',
   title: 'field_title',
   body: 'field_body',
+  till_name: 'field_till_name',
 } as const satisfies Record<TextField, string>;
 
 /** The sentence an error's data gives, in `lang`. */
@@ -114,6 +115,36 @@ function describeData(data: ErrorData, lang: Lang): string {
           return tr(lang, 'pin_wrong', { n: r.tries_left });
         case 'locked':
           return tr(lang, 'pin_locked', { time: clockTime(new Date(r.until), lang) });
+        case 'disabled':
+          return tr(lang, 'pin_disabled');
+        case 'unknown_badge':
+          return tr(lang, 'pin_unknown_badge');
+        case 'may_not_approve':
+          return tr(lang, 'pin_may_not_approve');
+      }
+      break;
+    }
+    case 'roster': {
+      const r = data.reason;
+      switch (r.kind) {
+        case 'name':
+          return tr(lang, 'roster_name', { max: r.longest });
+        case 'name_taken':
+          return tr(lang, 'roster_name_taken', { name: r.name });
+        case 'no_such_person':
+          return tr(lang, 'roster_no_such_person');
+        case 'last_owner':
+          return tr(lang, 'roster_last_owner');
+      }
+      break;
+    }
+    case 'rule': {
+      const r = data.reason;
+      switch (r.kind) {
+        case 'fixed':
+          return tr(lang, 'rule_fixed');
+        case 'owners_column':
+          return tr(lang, 'rule_owners_column');
       }
       break;
     }
@@ -166,6 +197,12 @@ function describeData(data: ErrorData, lang: Lang): string {
           return tr(lang, 'not_allowed_not_waiting_to_print');
         case 'threshold_out_of_range':
           return tr(lang, 'not_allowed_threshold', { max: r.max });
+        case 'lock_minutes_out_of_range':
+          return tr(lang, 'not_allowed_lock_minutes', { max: r.max });
+        case 'not_signed_in':
+          return tr(lang, 'not_allowed_not_signed_in');
+        case 'role_may_not':
+          return tr(lang, 'not_allowed_role_may_not');
       }
     }
   }

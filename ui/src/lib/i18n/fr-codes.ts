@@ -62,6 +62,8 @@ export const codes: Pick<Catalogue, 'problems' | 'byStatus' | 'errors'> = {
     other: 'Le service a refusé cela. Voir les détails.',
   },
   errors: {
+    roster_refused: 'L’équipe n’a pas été modifiée.',
+    rule_refused: 'Le tableau n’a pas été modifié.',
     service_unreachable: "Le service est injoignable. Vérifiez l'adresse et le réseau.",
     invalid_base_url: 'Cette adresse ne peut pas servir. Vérifiez-la.',
     invalid_api_key: 'Ce n’est pas une clé d’API : une clé commence par lc_live_ ou lc_test_. Vérifiez qu’elle a été copiée en entier.',

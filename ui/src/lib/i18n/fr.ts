@@ -3,6 +3,7 @@
 import type { Catalogue } from './catalogue';
 import { codes } from './fr-codes';
 import { managerWords } from './fr-manager';
+import { peopleWords } from './fr-people';
 import type { Entry, Key } from './strings';
 
 const words: Record<Key, Entry> = {
@@ -143,7 +144,7 @@ const words: Record<Key, Entry> = {
   pin_locked: 'Trop d’essais erronés : le code PIN pourra être essayé de nouveau à {time}.',
   pin_manager_only: 'Seul un responsable peut faire cela : son code PIN est demandé d’abord.',
   pin_enter: 'Saisissez le code PIN du responsable.',
-  pin_first: 'Aucun code PIN de responsable n’est encore défini sur cette caisse. Choisissez-en un : de {min} à {max} chiffres.',
+  pin_first: 'Personne n’est encore inscrit à cette caisse. Le propriétaire choisit un code : de {min} à {max} chiffres.',
   pin_old: 'Saisissez le code PIN actuel.',
   pin_new: 'Saisissez le nouveau code PIN.',
   pin_again: 'Saisissez de nouveau le même code PIN.',
@@ -419,6 +420,7 @@ const words: Record<Key, Entry> = {
   camera_button: 'Caméra',
   camera_close: 'Fermer la caméra',
   ...managerWords,
+  ...peopleWords,
 };
 
 export const fr: Catalogue = {

@@ -91,6 +91,7 @@ const notACard = {
   several_cards: 'not_a_card_several_cards',
   not_known: 'not_a_card_not_known',
   not_known_offline: 'not_a_card_not_known_offline',
+  staff_badge: 'not_a_card_staff_badge',
 } as const satisfies Record<NotACard, string>;
 
 /** Why the offline policy allows no payment (or not this one), with its figures. */

@@ -114,6 +114,7 @@ import type { TroubleView } from './bindings/TroubleView';
 import type { Opening } from './bindings/Opening';
 import type { WriteView } from './bindings/WriteView';
 import type { Action } from './bindings/Action';
+import type { MadeBy } from './bindings/MadeBy';
 import type { Credential } from './bindings/Credential';
 import type { LockPolicy } from './bindings/LockPolicy';
 import type { Person } from './bindings/Person';
@@ -126,6 +127,7 @@ import type { SeatView } from './bindings/SeatView';
 
 export type {
   Action,
+  MadeBy,
   Credential,
   LockPolicy,
   Person,

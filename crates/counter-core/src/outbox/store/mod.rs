@@ -7,7 +7,7 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::business::OwnerId;
 use super::{
-    DecisionReason, ItemId, ItemState, OutboxItem, QueueCounts, Refusal, Resolution, Write,
+    DecisionReason, ItemId, ItemState, MadeBy, OutboxItem, QueueCounts, Refusal, Resolution, Write,
 };
 use crate::ids::PersonId;
 use crate::secrets::KeyFingerprint;
@@ -44,7 +44,8 @@ fn read_ts(text: Option<String>) -> Option<Timestamp> {
 const COLUMNS: &str = "id, state, write, idempotency_key, body, created_at, attempts, \
     last_attempt_at, may_have_arrived_at, answer, replayed, request_id, problem_code, \
     problem_detail, reason, last_error, closed_at, resolution, replaces, arrived_key, \
-    arrived_service_at, resend_approved, owner, kiosk";
+    arrived_service_at, resend_approved, owner, kiosk, person, \
+    (SELECT name FROM people WHERE people.id = person)";
 
 fn item(row: &Row<'_>) -> rusqlite::Result<OutboxItem> {
     let state: String = row.get(1)?;
@@ -96,6 +97,17 @@ fn item(row: &Row<'_>) -> rusqlite::Result<OutboxItem> {
         resend_approved: row.get(21)?,
         owner: row.get::<_, Option<i64>>(22)?.map(OwnerId),
         kiosk: row.get(23)?,
+        made_by: match (
+            row.get::<_, Option<i64>>(24)?,
+            row.get::<_, Option<String>>(25)?,
+        ) {
+            (Some(id), Some(name)) => MadeBy::Person {
+                id: PersonId(id),
+                name,
+            },
+            _ if row.get::<_, bool>(23)? => MadeBy::Kiosk,
+            _ => MadeBy::BeforeStaffSeats,
+        },
     })
 }
 

@@ -5,6 +5,7 @@ import type { DecisionReason } from "./DecisionReason";
 import type { ItemChoices } from "./ItemChoices";
 import type { ItemId } from "./ItemId";
 import type { ItemState } from "./ItemState";
+import type { MadeBy } from "./MadeBy";
 import type { RefusalView } from "./RefusalView";
 import type { ResolutionView } from "./ResolutionView";
 import type { WriteView } from "./WriteView";
@@ -68,4 +69,8 @@ choices: ItemChoices,
 /**
  * The business it waits for, when it belongs to another than the key in use.
  */
-waits_for: Business | null, };
+waits_for: Business | null, 
+/**
+ * Who made it.
+ */
+made_by: MadeBy, };
