@@ -334,6 +334,8 @@ pub fn check(
     if row.disabled {
         return Err(PinError::Disabled.into());
     }
+    // What cannot be a PIN is no try at one: refused as it is, and not counted.
+    digits(pin)?;
     if let Some(lock) = &row.lock
         && let Some(left) = lock.left(uptime)
     {
@@ -492,6 +494,25 @@ mod tests {
             set(&conn, "1357", clock.now()),
             Err(PinFailure::Refused(PinError::AlreadySet))
         ));
+        try_pin(&conn, "2468", &clock).unwrap();
+    }
+
+    #[test]
+    fn what_cannot_be_a_pin_is_refused_and_not_counted_as_a_try() {
+        let (_dir, path) = till();
+        let conn = crate::db::open(&path).unwrap();
+        let clock = clock();
+        set(&conn, "2468", clock.now()).unwrap();
+        for _ in 0..MAX_TRIES * 2 {
+            for bad in ["", "12", "123456789", "12a4", "1234\u{0}"] {
+                assert!(matches!(
+                    try_pin(&conn, bad, &clock),
+                    Err(PinFailure::Refused(PinError::NotDigits { .. }))
+                ));
+            }
+        }
+        let status = status(&conn, PersonId(1), clock.now(), &clock.uptime()).unwrap();
+        assert_eq!(status.tries_left, MAX_TRIES);
         try_pin(&conn, "2468", &clock).unwrap();
     }
 

@@ -976,7 +976,7 @@ async fn every_command_fuzzed_answers_in_one_shape_and_changes_nothing() -> Resu
 async fn door_examples(driver: &WebDriver) -> Result<()> {
     let cases = json!([
         ["first_screen_shown", {"screen": "counter", "pageMillis": "soon"}, null],
-        ["save_offline_payments", {"policy": {"currency": "EUR"}}, null],
+        ["enrol", {"enrolment": {"name": "Ana"}}, null],
         ["queue", {"openOnly": false}, {"deep": 3000, "at": "openOnly"}],
         ["read_scan", {"input": ""}, {"big": 1_000_000, "at": "input"}],
         ["queue_status", {"openOnly": false}, null],
@@ -998,7 +998,7 @@ async fn door_examples(driver: &WebDriver) -> Result<()> {
         reason(0)
     );
     ensure!(
-        reason(1)["argument"] == "policy"
+        reason(1)["argument"] == "enrolment"
             && reason(1)["problem"]
                 .as_str()
                 .is_some_and(|p| p.contains("missing field")),

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use crate::support::{PIN, Server, call, gone, in_demo, invoke, scan, shown, text_until};
+use crate::support::{PIN, Server, call, gone, in_demo, invoke, scan, shown};
 use anyhow::{Result, ensure};
 use loyalty_counter_e2e::{CASHIER, CASHIER_ID, shot};
 use serde_json::{Value, json};
@@ -13,10 +13,23 @@ use thirtyfour::prelude::*;
 
 const WAIT: Duration = Duration::from_secs(15);
 
-/// The name the header shows for whoever is signed in.
+/// The name the header shows for whoever is signed in (the text of the button's
+/// label, which the button's own accessible name covers).
 async fn signed_in(driver: &WebDriver, name: &str) -> Result<()> {
-    text_until(driver, By::Id("signed-in-name"), WAIT, |text| text == name).await?;
-    Ok(())
+    let deadline = std::time::Instant::now() + WAIT;
+    let mut last = String::new();
+    while std::time::Instant::now() < deadline {
+        if let Ok(found) = driver.find(By::Id("signed-in-name")).await
+            && let Ok(Some(text)) = found.prop("textContent").await
+        {
+            if text.trim() == name {
+                return Ok(());
+            }
+            last = text;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    anyhow::bail!("the header names {last:?}, not {name:?}")
 }
 
 /// Locks the till from the header and waits for the lock screen.

@@ -170,10 +170,16 @@ async fn at_the_smallest_window_and_twice_the_size_every_screen_stays_usable_and
         shown(driver, By::Id("scan"), Duration::from_secs(30)).await?;
         driver.set_window_rect(0, 0, 1280, 800).await?;
         page_width(driver, 640).await?;
+        // The cashier's call waits for a manager; the manager's PIN approves that call.
+        let asked = crate::support::call(driver, "set_kiosk", json!({"on": true})).await?;
+        ensure!(
+            asked["ok"] == false,
+            "a cashier turned the kiosk on: {asked}"
+        );
         invoke(
             driver,
             "check_pin",
-            json!({"pin": PIN, "opens": "one_action"}),
+            json!({"person": null, "pin": PIN, "opens": "one_action"}),
         )
         .await?;
         invoke(driver, "set_kiosk", json!({"on": true})).await?;

@@ -468,6 +468,11 @@ impl Counter {
     /// the manager's screens are open to the seat now.
     pub fn pin_status(&self, person: Option<PersonId>) -> Result<PinStatus, Error> {
         let approvers = self.approvers()?;
+        if let Some(person) = person
+            && people::get(&self.core.reader(), person)?.is_none()
+        {
+            return Err(crate::people::RosterError::NoSuchPerson.into());
+        }
         let person = match (person, approvers.as_slice()) {
             (Some(person), _) => person,
             (None, [only]) => only.id,
