@@ -93,6 +93,25 @@ async fn a_kiosk_checks_in_a_card_its_camera_reads_once_and_records_nothing_with
             t.contains("inside the frame")
         })
         .await?;
+        // On a 1280 × 800 tablet, with the camera shown, every key and OK are in view:
+        // nothing to scroll.
+        driver.set_window_rect(0, 0, 1280, 800).await?;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let fits: serde_json::Value = driver
+            .execute(
+                "const main = document.querySelector('.kiosk-main');
+                 const ok = document.getElementById('kiosk-ok').getBoundingClientRect();
+                 return { ok: ok.bottom, height: window.innerHeight, width: window.innerWidth,
+                          scrolls: main.scrollHeight - main.clientHeight };",
+                Vec::new(),
+            )
+            .await?
+            .json()
+            .clone();
+        ensure!(
+            fits["scrolls"].as_f64() <= Some(1.0) && fits["ok"].as_f64() <= fits["height"].as_f64(),
+            "the kiosk does not fit its screen with the camera: {fits}"
+        );
         support::tap(driver, &preview).await?;
         let focused = driver.active_element().await?.id().await?;
         ensure!(
