@@ -56,6 +56,7 @@ mod payments;
 mod places;
 mod printing;
 mod queue;
+mod roster;
 mod samples;
 mod scans;
 mod seat;

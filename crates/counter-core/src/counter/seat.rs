@@ -19,9 +19,9 @@ use sha2::{Digest, Sha256};
 use super::*;
 use crate::clock::Uptime;
 use crate::ids::PersonId;
-use crate::people::{self, LockPolicy, Person, PersonChange};
+use crate::people::{self, LockPolicy, Person};
 use crate::pin::{self, PinError, PinStatus};
-use crate::roles::{Action, Role, RoleTable, Rule, RuleLine, Seat};
+use crate::roles::{Action, Role, RoleTable, Rule, Seat};
 
 for_the_ui! {
 /// What a right PIN opens.
@@ -367,8 +367,15 @@ impl Counter {
         })
     }
 
-    /// The people who may sign in, for the lock screen (no one disabled).
+    /// The people who may sign in, for the lock screen (no one disabled). Not at a
+    /// kiosk: a customer's page learns no staff names.
     pub fn people(&self) -> Result<Vec<Person>, Error> {
+        self.staff()?;
+        self.enabled_people()
+    }
+
+    /// Everyone who may sign in (no one disabled).
+    fn enabled_people(&self) -> Result<Vec<Person>, Error> {
         Ok(people::all(&self.core.reader())?
             .into_iter()
             .filter(|person| !person.disabled)
@@ -458,6 +465,31 @@ impl Counter {
         Ok(())
     }
 
+    /// A person the owner changed: disabled, they are signed out at once (and a visit of
+    /// theirs ends); given another role, the seat has it from now on.
+    pub(super) fn person_changed(&self, changed: &Person) {
+        let mut presence = self.presence();
+        let affected = |here: &Option<Here>| here.as_ref().is_some_and(|h| h.id == changed.id);
+        if affected(&presence.signed_in)
+            || presence
+                .visit
+                .as_ref()
+                .is_some_and(|(h, _)| h.id == changed.id)
+        {
+            if changed.disabled {
+                *presence = Presence::default();
+            } else {
+                if let Some(here) = presence.signed_in.as_mut().filter(|h| h.id == changed.id) {
+                    here.role = changed.role;
+                }
+                if let Some((here, _)) = presence.visit.as_mut().filter(|(h, _)| h.id == changed.id)
+                {
+                    here.role = changed.role;
+                }
+            }
+        }
+    }
+
     /// Locks the till: nobody is signed in until someone signs in again.
     pub fn lock_till(&self) {
         *self.presence() = Presence::default();
@@ -509,7 +541,7 @@ impl Counter {
             .map_or(Action::Figures, |call| call.action);
         let table = self.role_table_now()?;
         Ok(self
-            .people()?
+            .enabled_people()?
             .into_iter()
             .filter(|p| table.rule(action, Seat::Person(p.role)) == Rule::Allowed)
             .collect())
@@ -645,113 +677,9 @@ impl Counter {
         }
     }
 
-    /// The roster, whole (the owner's screen).
-    pub fn roster(&self) -> Result<Vec<Person>, Error> {
-        self.permit(Action::Roster)?;
-        Ok(people::all(&self.core.reader())?)
-    }
-
-    /// Adds a person with their first PIN.
-    pub fn add_person(&self, name: &str, role: Role, first_pin: &str) -> Result<Person, Error> {
-        self.owner()?;
-        self.permit(Action::AddPerson)?;
-        let conn = self.core.db();
-        let id = people::add(&conn, name, role, first_pin, self.core.now())?;
-        Ok(people::get(&conn, id)?.ok_or(crate::people::RosterError::NoSuchPerson)?)
-    }
-
-    /// Renames a person, changes their role, disables or enables them. A person
-    /// disabled signs in no more from this moment (signed out if signed in).
-    pub fn change_person(&self, person: PersonId, change: &PersonChange) -> Result<Person, Error> {
-        self.owner()?;
-        self.permit(Action::ChangePerson)?;
-        let conn = self.core.db();
-        people::change(&conn, person, change)?;
-        let changed =
-            people::get(&conn, person)?.ok_or(crate::people::RosterError::NoSuchPerson)?;
-        let mut presence = self.presence();
-        let affected = |here: &Option<Here>| here.as_ref().is_some_and(|h| h.id == person);
-        if affected(&presence.signed_in)
-            || presence.visit.as_ref().is_some_and(|(h, _)| h.id == person)
-        {
-            if changed.disabled {
-                *presence = Presence::default();
-            } else {
-                if let Some(here) = presence.signed_in.as_mut().filter(|h| h.id == person) {
-                    here.role = changed.role;
-                }
-                if let Some((here, _)) = presence.visit.as_mut().filter(|(h, _)| h.id == person) {
-                    here.role = changed.role;
-                }
-            }
-        }
-        Ok(changed)
-    }
-
-    /// Gives a person a new PIN, their wrong tries and lock forgotten.
-    pub fn reset_person_pin(&self, person: PersonId, new: &str) -> Result<(), Error> {
-        self.owner()?;
-        self.permit(Action::ResetPersonPin)?;
-        let conn = self.core.db();
-        people::get(&conn, person)?.ok_or(crate::people::RosterError::NoSuchPerson)?;
-        pin::replace(&conn, person, new)?;
-        Ok(())
-    }
-
-    /// Makes a person a new badge (an earlier one opens nothing from now on) and
-    /// answers its code, to print or show.
-    pub fn make_badge(&self, person: PersonId) -> Result<String, Error> {
-        self.owner()?;
-        self.permit(Action::MakeBadge)?;
-        Ok(people::make_badge(&self.core.db(), person)?)
-    }
-
-    /// The role table, whole.
-    pub fn role_table(&self) -> Result<Vec<RuleLine>, Error> {
-        self.permit(Action::RoleTable)?;
-        Ok(self.role_table_now()?.lines())
-    }
-
-    /// Changes what `role` may do with `action`.
-    pub fn set_rule(&self, action: Action, role: Role, rule: Rule) -> Result<Vec<RuleLine>, Error> {
-        self.owner()?;
-        self.permit(Action::SetRule)?;
-        let mut table = self.role_table_now()?;
-        table.change(action, role, rule)?;
-        let conn = self.core.db();
-        conn.execute(
-            "DELETE FROM role_rules WHERE action = ?1 AND role = ?2",
-            rusqlite::params![action.name(), role.as_str()],
-        )?;
-        if let Some((_, _, rule)) = table.changes().find(|(a, r, _)| *a == action && *r == role) {
-            let stored = match serde_json::to_value(rule) {
-                Ok(Value::String(name)) => name,
-                _ => unreachable!("a rule is named by a string"),
-            };
-            conn.execute(
-                "INSERT INTO role_rules (action, role, rule) VALUES (?1, ?2, ?3)",
-                rusqlite::params![action.name(), role.as_str(), stored],
-            )?;
-        }
-        Ok(table.lines())
-    }
-
     /// When the till locks itself.
     pub fn lock_policy(&self) -> Result<LockPolicy, Error> {
         Ok(self.settings()?.lock)
-    }
-
-    /// Sets when the till locks itself.
-    pub fn set_lock_policy(&self, policy: LockPolicy) -> Result<(), Error> {
-        self.owner()?;
-        self.permit(Action::SetLockPolicy)?;
-        if !(1..=LockPolicy::LONGEST_IDLE).contains(&policy.idle_minutes) {
-            return Err(NotAllowed::LockMinutesOutOfRange {
-                max: LockPolicy::LONGEST_IDLE,
-            }
-            .into());
-        }
-        self.change_settings(|saved| saved.lock = policy)
     }
 
     /// Locks the till after a gift-card payment, when the owner chose so.
@@ -768,16 +696,5 @@ impl Counter {
             .core
             .reader()
             .query_row("SELECT name FROM till WHERE id = 1", [], |r| r.get(0))?)
-    }
-
-    /// Names the till ("Counter 2"): on its writes' references and its receipts.
-    pub fn set_till_name(&self, name: &str) -> Result<String, Error> {
-        self.owner()?;
-        self.permit(Action::SetTillName)?;
-        let name = input::text(TextField::TillName, name, 30, true)?.unwrap_or_default();
-        self.core
-            .db()
-            .execute("UPDATE till SET name = ?1 WHERE id = 1", [&name])?;
-        Ok(name)
     }
 }

@@ -279,6 +279,11 @@ async fn a_kiosk_is_a_kiosk_in_the_core() {
     kiosk_refuses(counter.set_offline_payments(Default::default()));
     kiosk_refuses(counter.change_pin(PIN, "1357"));
     kiosk_refuses(counter.sync(Some(1)).await);
+    kiosk_refuses(counter.people());
+    kiosk_refuses(counter.sign_in(&counter_core::Credential::Pin {
+        person: counter_core::ids::PersonId(1),
+        pin: PIN.to_owned(),
+    }));
     kiosk_refuses(
         counter
             .issue_gift_card(GiftCardIssue {

@@ -1,6 +1,7 @@
 // The one module through which the UI calls Rust. Components import these functions and
 // never call `invoke` themselves, so every command has one typed signature here.
 import { call, toCommandError } from './call';
+export * from './people';
 import type { KeyPress } from './bindings/KeyPress';
 import type { Abilities } from './bindings/Abilities';
 import type { CustomerDisplay } from './bindings/CustomerDisplay';
@@ -551,81 +552,6 @@ export function setPin(pin: string, opens: PinFor): Promise<void> {
  */
 export function checkPin(person: PersonId | null, pin: string, opens: PinFor): Promise<void> {
   return call<void>('check_pin', { person, pin, opens });
-}
-
-/** A manager's badge scanned at a cashier's screen: as a right PIN. */
-export function approveWithBadge(code: string, opens: PinFor): Promise<void> {
-  return call<void>('approve_with_badge', { code, opens });
-}
-
-/** Who is at the till now, and what they may do. */
-export function seat(): Promise<SeatView> {
-  return call<SeatView>('seat');
-}
-
-/** The people who may sign in, for the lock screen. */
-export function people(): Promise<Person[]> {
-  return call<Person[]>('people');
-}
-
-/** Signs a person in (a PIN or a badge), from the lock screen or over whoever was. */
-export function signIn(credential: Credential): Promise<SeatView> {
-  return call<SeatView>('sign_in', { credential });
-}
-
-/** Locks the till: the lock screen until someone signs in. */
-export function lockTill(): Promise<void> {
-  return call<void>('lock_till');
-}
-
-/** The person at the till touched it: the idle lock starts again. */
-export function stillHere(): Promise<void> {
-  return call<void>('still_here');
-}
-
-/** The roster, whole (the owner's). */
-export function roster(): Promise<Person[]> {
-  return call<Person[]>('roster');
-}
-
-/** Adds a person with their first PIN. */
-export function addPerson(name: string, role: Role, pin: string): Promise<Person> {
-  return call<Person>('add_person', { name, role, pin });
-}
-
-/** Renames a person, changes their role, disables or enables them. */
-export function changePerson(person: PersonId, change: PersonChange): Promise<Person> {
-  return call<Person>('change_person', { person, change });
-}
-
-/** Gives a person a new PIN. */
-export function resetPersonPin(person: PersonId, pin: string): Promise<void> {
-  return call<void>('reset_person_pin', { person, pin });
-}
-
-/** Makes a person a new badge; its code, to print or show. */
-export function makeBadge(person: PersonId): Promise<string> {
-  return call<string>('make_badge', { person });
-}
-
-/** The role table, whole. */
-export function roleTable(): Promise<RuleLine[]> {
-  return call<RuleLine[]>('role_table');
-}
-
-/** Changes what a role may do with an action; the table as it now stands. */
-export function setRule(action: Action, role: Role, rule: Rule): Promise<RuleLine[]> {
-  return call<RuleLine[]>('set_rule', { action, role, rule });
-}
-
-/** Sets when the till locks itself. */
-export function setLockPolicy(policy: LockPolicy): Promise<void> {
-  return call<void>('set_lock_policy', { policy });
-}
-
-/** Names the till; the name as kept. */
-export function setTillName(name: string): Promise<string> {
-  return call<string>('set_till_name', { name });
 }
 
 /** Changes one's own PIN, the old one first. */

@@ -305,3 +305,45 @@ fn reasons_and_resolutions_written_as_sentences_are_read_as_data() {
         })
     );
 }
+
+/// A write an earlier version queued (schema 12, before staff seats) comes along through
+/// the migration that added who made each write: still queued, with its key, made
+/// "before staff seats".
+#[test]
+fn a_write_queued_before_staff_seats_is_kept_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("till.db");
+    {
+        let earlier = crate::db::at_schema(&path, 12);
+        let visit = visit("card_0123456789");
+        earlier
+            .execute(
+                "INSERT INTO outbox (kind, idempotency_key, order_key, write, body, state,
+                                     created_at)
+                 VALUES ('scan', 'k1', ?1, ?2, ?3, 'queued', '2026-11-27T10:00:00.000Z')",
+                rusqlite::params![
+                    visit.order_key(),
+                    serde_json::to_string(&visit).unwrap(),
+                    visit.body()
+                ],
+            )
+            .unwrap();
+    }
+    let conn = crate::db::open(&path).unwrap();
+    let kept = get(&conn, ItemId(1))
+        .unwrap()
+        .expect("the queued visit is kept");
+    assert_eq!(kept.state, ItemState::Queued);
+    assert_eq!(kept.idempotency_key, "k1");
+    assert_eq!(kept.made_by, MadeBy::BeforeStaffSeats);
+    assert_eq!(count_queued(&conn), 1);
+}
+
+fn count_queued(conn: &Connection) -> i64 {
+    conn.query_row(
+        "SELECT count(*) FROM outbox WHERE state = 'queued'",
+        [],
+        |r| r.get(0),
+    )
+    .unwrap()
+}

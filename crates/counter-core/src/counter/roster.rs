@@ -1,0 +1,114 @@
+//! The owner's screens: the roster (people added, renamed, given another role,
+//! disabled, a new PIN, a badge), what each role may do, when the till locks itself and
+//! its name. Each asks the role table first ([`Counter::permit`]); the seat itself is
+//! `seat.rs`.
+
+use serde_json::Value;
+
+use super::*;
+use crate::ids::PersonId;
+use crate::people::{self, LockPolicy, Person, PersonChange};
+use crate::pin;
+use crate::roles::{Role, Rule, RuleLine};
+
+impl Counter {
+    /// The roster, whole (the owner's screen).
+    pub fn roster(&self) -> Result<Vec<Person>, Error> {
+        self.permit(Action::Roster)?;
+        Ok(people::all(&self.core.reader())?)
+    }
+
+    /// Adds a person with their first PIN.
+    pub fn add_person(&self, name: &str, role: Role, first_pin: &str) -> Result<Person, Error> {
+        self.owner()?;
+        self.permit(Action::AddPerson)?;
+        let conn = self.core.db();
+        let id = people::add(&conn, name, role, first_pin, self.core.now())?;
+        Ok(people::get(&conn, id)?.ok_or(crate::people::RosterError::NoSuchPerson)?)
+    }
+
+    /// Renames a person, changes their role, disables or enables them. A person
+    /// disabled signs in no more from this moment (signed out if signed in).
+    pub fn change_person(&self, person: PersonId, change: &PersonChange) -> Result<Person, Error> {
+        self.owner()?;
+        self.permit(Action::ChangePerson)?;
+        let conn = self.core.db();
+        people::change(&conn, person, change)?;
+        let changed =
+            people::get(&conn, person)?.ok_or(crate::people::RosterError::NoSuchPerson)?;
+        self.person_changed(&changed);
+        Ok(changed)
+    }
+
+    /// Gives a person a new PIN, their wrong tries and lock forgotten.
+    pub fn reset_person_pin(&self, person: PersonId, new: &str) -> Result<(), Error> {
+        self.owner()?;
+        self.permit(Action::ResetPersonPin)?;
+        let conn = self.core.db();
+        people::get(&conn, person)?.ok_or(crate::people::RosterError::NoSuchPerson)?;
+        pin::replace(&conn, person, new)?;
+        Ok(())
+    }
+
+    /// Makes a person a new badge (an earlier one opens nothing from now on) and
+    /// answers its code, to print or show.
+    pub fn make_badge(&self, person: PersonId) -> Result<String, Error> {
+        self.owner()?;
+        self.permit(Action::MakeBadge)?;
+        Ok(people::make_badge(&self.core.db(), person)?)
+    }
+
+    /// The role table, whole.
+    pub fn role_table(&self) -> Result<Vec<RuleLine>, Error> {
+        self.permit(Action::RoleTable)?;
+        Ok(self.role_table_now()?.lines())
+    }
+
+    /// Changes what `role` may do with `action`.
+    pub fn set_rule(&self, action: Action, role: Role, rule: Rule) -> Result<Vec<RuleLine>, Error> {
+        self.owner()?;
+        self.permit(Action::SetRule)?;
+        let mut table = self.role_table_now()?;
+        table.change(action, role, rule)?;
+        let conn = self.core.db();
+        conn.execute(
+            "DELETE FROM role_rules WHERE action = ?1 AND role = ?2",
+            rusqlite::params![action.name(), role.as_str()],
+        )?;
+        if let Some((_, _, rule)) = table.changes().find(|(a, r, _)| *a == action && *r == role) {
+            let stored = match serde_json::to_value(rule) {
+                Ok(Value::String(name)) => name,
+                _ => unreachable!("a rule is named by a string"),
+            };
+            conn.execute(
+                "INSERT INTO role_rules (action, role, rule) VALUES (?1, ?2, ?3)",
+                rusqlite::params![action.name(), role.as_str(), stored],
+            )?;
+        }
+        Ok(table.lines())
+    }
+
+    /// Sets when the till locks itself.
+    pub fn set_lock_policy(&self, policy: LockPolicy) -> Result<(), Error> {
+        self.owner()?;
+        self.permit(Action::SetLockPolicy)?;
+        if !(1..=LockPolicy::LONGEST_IDLE).contains(&policy.idle_minutes) {
+            return Err(NotAllowed::LockMinutesOutOfRange {
+                max: LockPolicy::LONGEST_IDLE,
+            }
+            .into());
+        }
+        self.change_settings(|saved| saved.lock = policy)
+    }
+
+    /// Names the till ("Counter 2"): on its writes' references and its receipts.
+    pub fn set_till_name(&self, name: &str) -> Result<String, Error> {
+        self.owner()?;
+        self.permit(Action::SetTillName)?;
+        let name = input::text(TextField::TillName, name, 30, true)?.unwrap_or_default();
+        self.core
+            .db()
+            .execute("UPDATE till SET name = ?1 WHERE id = 1", [&name])?;
+        Ok(name)
+    }
+}
