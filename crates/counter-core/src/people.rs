@@ -293,7 +293,38 @@ pub(crate) fn put_rows(
 
 /// Every column of a person's line, as [`rows`] carries them.
 const WHOLE: &str = "id, name, role, hash, failures, locks, lock_ms, lock_served_ms, lock_boot, \
-    lock_uptime_ms, locked_at, badge, disabled, created_at";
+    lock_uptime_ms, locked_at, badge, disabled, created_at, uid, signer";
+
+/// A payment's number at this till, with the till's name: what its `reference` starts
+/// with, so the business tells its tills apart in the service's ledger ("Counter 2 #17").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ticket {
+    /// The till's name.
+    pub till: String,
+    /// The payment's number at this till, from 1.
+    pub number: i64,
+}
+
+impl std::fmt::Display for Ticket {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} #{}", self.till, self.number)
+    }
+}
+
+/// Numbers the next payment of this till, once: a number a payment then refused leaves
+/// unused (the ledger may skip a number, never repeat one).
+pub fn next_ticket(conn: &Connection) -> rusqlite::Result<Ticket> {
+    conn.query_row(
+        "UPDATE till SET tickets = tickets + 1 WHERE id = 1 RETURNING name, tickets",
+        [],
+        |r| {
+            Ok(Ticket {
+                till: r.get(0)?,
+                number: r.get(1)?,
+            })
+        },
+    )
+}
 
 /// The letters a badge's code is made of (no 0/o, 1/l/i: read aloud or typed, none is
 /// taken for another).

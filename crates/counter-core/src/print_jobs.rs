@@ -148,7 +148,11 @@ pub(crate) fn enqueue(
 }
 
 /// The top of a receipt made now at this till.
-pub(crate) fn heading(conn: &Connection, at: Timestamp) -> rusqlite::Result<(Heading, Language)> {
+pub(crate) fn heading(
+    conn: &Connection,
+    at: Timestamp,
+    served_by: Option<&str>,
+) -> rusqlite::Result<(Heading, Language)> {
     let settings = settings::load(conn)?;
     let heading = Heading {
         shop: settings
@@ -159,6 +163,7 @@ pub(crate) fn heading(conn: &Connection, at: Timestamp) -> rusqlite::Result<(Hea
             .location_name
             .or(settings.location_id.map(|l| l.as_str().to_owned())),
         at,
+        served_by: served_by.map(|name| crate::people::first_name(name).to_owned()),
     };
     let language = settings
         .language
@@ -203,7 +208,11 @@ pub(crate) fn record_answer(
     answer: &Answer,
     now: Timestamp,
 ) -> rusqlite::Result<Option<JobId>> {
-    let (heading, language) = heading(conn, now)?;
+    let served_by = match &item.made_by {
+        crate::outbox::MadeBy::Person { name, .. } => Some(name.as_str()),
+        _ => None,
+    };
+    let (heading, language) = heading(conn, now, served_by)?;
     match receipt_of(&item.write, answer, heading) {
         Some(receipt) => enqueue(conn, &receipt, language, Some(item.id), None, now),
         None => Ok(None),

@@ -175,6 +175,8 @@ pub struct LedgerEntryView {
     pub created_at: Timestamp,
     /// The business's own reference (a ticket number).
     pub reference: Option<String>,
+    /// Who took it, when this till did.
+    pub made_by: Option<String>,
 }
 
 impl From<&loyalty_api::GiftCardTransaction> for LedgerEntryView {
@@ -185,6 +187,7 @@ impl From<&loyalty_api::GiftCardTransaction> for LedgerEntryView {
             balance_after: t.balance_after,
             created_at: t.created_at,
             reference: t.reference.clone(),
+            made_by: None,
         }
     }
 }

@@ -49,6 +49,8 @@ pub struct LedgerRow {
     pub created_at: String,
     /// The ticket number, if one was given.
     pub reference: Option<String>,
+    /// Who took it, when this till did.
+    pub made_by: Option<String>,
 }
 }
 
@@ -60,6 +62,7 @@ impl From<&LedgerEntryView> for LedgerRow {
             balance_after: e.balance_after.to_string(),
             created_at: e.created_at.to_string(),
             reference: e.reference.clone(),
+            made_by: e.made_by.clone(),
         }
     }
 }

@@ -104,7 +104,9 @@ async fn a_payment_prints_its_receipt_once_and_the_voucher_opens_its_gift_card()
             "€12.50",
             "€37.50",
             "T-1001",
+            "Counter 1 #",
             "Balance left",
+            "Served by Sam",
         ] {
             ensure!(
                 receipt.contains(wanted),

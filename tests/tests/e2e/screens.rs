@@ -61,6 +61,7 @@ async fn a_gift_card_is_paid_in_part_then_its_remaining_balance_exactly() -> any
         })
         .await?;
         ensure!(ledger.contains("12.50"), "ledger: {ledger:?}");
+        ensure!(ledger.contains("by Sam"), "who took it: {ledger:?}");
         shot(driver, "gift-card-paid").await?;
 
         // More than is left: nothing taken, the rest offered.

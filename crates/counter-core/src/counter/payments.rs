@@ -217,11 +217,13 @@ impl Counter {
                 core.now(),
             )?;
         }
+        // Numbered last, once nothing above refused it.
+        let ticket = crate::people::next_ticket(&core.db())?;
         let write = Write::Payment {
             gift_card_id: gift_card,
             amount_minor: minor,
             currency,
-            reference,
+            reference: Some(payment::with_ticket(&ticket, reference)),
         };
         let (item, report) = self.submit(write, None).await?;
         // The payment is this person's, whatever comes next; then the till locks, when
@@ -291,10 +293,14 @@ impl Counter {
         let read = client.gift_cards().get(id).await?;
         let view = GiftCardView::from(&read.gift_card);
         cache::put_gift_card(&self.core.db(), &view, self.core.now())?;
+        let payers = store::payers_by_reference(&self.core.reader(), id)?;
         let ledger = read
             .transactions
             .iter()
-            .map(LedgerEntryView::from)
+            .map(|t| LedgerEntryView {
+                made_by: t.reference.as_ref().and_then(|r| payers.get(r)).cloned(),
+                ..LedgerEntryView::from(t)
+            })
             .collect();
         Ok((
             CachedGiftCard {

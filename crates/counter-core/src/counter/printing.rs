@@ -165,7 +165,12 @@ impl Counter {
     fn print(&self, receipt: impl FnOnce(receipts::Heading) -> Receipt) -> Result<JobId, Error> {
         self.printer_set_up()?;
         let db = self.core.db();
-        let (heading, language) = print_jobs::heading(&db, self.core.now())?;
+        let server = match self.author() {
+            Ok(person) => crate::people::get(&db, person)?,
+            Err(_) => None,
+        };
+        let served_by = server.as_ref().map(|p| p.name.as_str());
+        let (heading, language) = print_jobs::heading(&db, self.core.now(), served_by)?;
         let id = print_jobs::enqueue(
             &db,
             &receipt(heading),

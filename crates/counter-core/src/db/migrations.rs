@@ -340,6 +340,27 @@ const MIGRATIONS: &[&str] = &[
         SELECT RAISE(ABORT, 'a write names its till, and the person who made it');
     END;
     "#,
+    // 14: the till numbers its payments (their reference says which till and which
+    // number); each person has an id of their own on every till the owner's roster file
+    // reaches, and the key whose file brought them; the owner's key this till trusts.
+    r#"
+    ALTER TABLE till ADD COLUMN tickets INTEGER NOT NULL DEFAULT 0 CHECK (tickets >= 0);
+    ALTER TABLE till ADD COLUMN rosters_signed INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE people ADD COLUMN uid TEXT;
+    ALTER TABLE people ADD COLUMN signer TEXT;
+    UPDATE people SET uid = lower(hex(randomblob(16)));
+    CREATE UNIQUE INDEX people_uid ON people (uid);
+    CREATE TRIGGER people_uid AFTER INSERT ON people WHEN NEW.uid IS NULL
+    BEGIN
+        UPDATE people SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id;
+    END;
+    CREATE TABLE roster_signer (
+        id         INTEGER PRIMARY KEY CHECK (id = 1),
+        key        TEXT NOT NULL,
+        trusted_at TEXT NOT NULL,
+        sequence   INTEGER NOT NULL
+    );
+    "#,
 ];
 
 /// The schema version this build writes.

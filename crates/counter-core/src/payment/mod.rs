@@ -110,9 +110,9 @@ pub fn reference(typed: Option<&str>) -> Result<Option<String>, ReferenceError> 
     let Some(text) = typed.map(str::trim).filter(|t| !t.is_empty()) else {
         return Ok(None);
     };
-    if text.chars().count() > MAX_REFERENCE_CHARS {
+    if text.chars().count() > MAX_TYPED_TICKET {
         return Err(ReferenceError::TooLong {
-            max: MAX_REFERENCE_CHARS,
+            max: MAX_TYPED_TICKET,
         });
     }
     if text.chars().any(char::is_control) {
@@ -123,6 +123,20 @@ pub fn reference(typed: Option<&str>) -> Result<Option<String>, ReferenceError> 
 
 /// The longest reference the service takes (`loyalty-sandbox` documents 200 characters).
 pub const MAX_REFERENCE_CHARS: usize = 200;
+
+/// The longest ticket number a cashier may type: the reference also carries the till's
+/// name (at most 30 characters) and its payment's number, within the service's 200.
+pub const MAX_TYPED_TICKET: usize = 140;
+
+/// A payment's reference: the till and its number, then the ticket the cashier typed.
+pub fn with_ticket(ticket: &crate::people::Ticket, typed: Option<String>) -> String {
+    let reference = match typed {
+        Some(typed) => format!("{ticket} · {typed}"),
+        None => ticket.to_string(),
+    };
+    debug_assert!(reference.chars().count() <= MAX_REFERENCE_CHARS);
+    reference
+}
 
 #[cfg(test)]
 mod tests {
@@ -212,13 +226,27 @@ mod tests {
         assert_eq!(reference(Some("  ")), Ok(None));
         assert_eq!(reference(Some(" T-42 ")), Ok(Some("T-42".into())));
         assert_eq!(
-            reference(Some(&"é".repeat(200))).map(|r| r.is_some()),
+            reference(Some(&"é".repeat(140))).map(|r| r.is_some()),
             Ok(true)
         );
         assert_eq!(
-            reference(Some(&"x".repeat(201))),
-            Err(ReferenceError::TooLong { max: 200 })
+            reference(Some(&"x".repeat(141))),
+            Err(ReferenceError::TooLong { max: 140 })
         );
+        // The longest till name, the largest number and the longest ticket still fit
+        // the service's reference.
+        let ticket = crate::people::Ticket {
+            till: "é".repeat(30),
+            number: i64::MAX,
+        };
+        let longest = with_ticket(&ticket, Some("é".repeat(MAX_TYPED_TICKET)));
+        assert!(longest.chars().count() <= MAX_REFERENCE_CHARS, "{longest}");
+        let counter = crate::people::Ticket {
+            till: "Counter 2".into(),
+            number: 17,
+        };
+        assert_eq!(with_ticket(&counter, None), "Counter 2 #17");
+        assert_eq!(with_ticket(&counter, Some("T-42".into())), "Counter 2 #17 · T-42");
         for bad in ["T-\n42", "T\t42", "T\u{0}42", "T\u{1b}[31m42", "T\u{7f}42"] {
             assert_eq!(
                 reference(Some(bad)),

@@ -217,6 +217,9 @@ impl Sheet {
             self.centred(location);
         }
         self.centred(&local_time(heading, language, zone));
+        if let Some(name) = &heading.served_by {
+            self.centred(&(language.words().served_by)(name));
+        }
         self.rule();
     }
 }
@@ -387,6 +390,7 @@ mod tests {
             shop: "Café de la Gare — Lyon".into(),
             location: Some("Comptoir n°2".into()),
             at: "2026-11-26T20:45:00Z".parse::<Timestamp>().unwrap(),
+            served_by: Some("Anne-Sophie-Marie-Bérangère-Hortense".into()),
         }
     }
 
@@ -470,6 +474,11 @@ mod tests {
         let lines = texts(&receipt.lay_out(Paper::Mm58, Language::Fr, &paris()));
         assert_eq!(lines[..2], ["Café de la Gare", "- Lyon"]);
         assert!(lines.contains(&"26/11/2026 21:45".to_owned()), "{lines:?}");
+        assert_eq!(
+            lines[4..7],
+            ["Servi par", "Anne-Sophie-Marie-Bérangère-Hort", "ense"],
+            "who served, under the time, cut to the paper"
+        );
         assert!(
             lines.contains(&format!("Montant débité{}12,50 €", " ".repeat(11))),
             "{lines:#?}"

@@ -101,6 +101,10 @@ pub struct Heading {
     pub location: Option<String>,
     /// When it happened, shown in the till's time zone.
     pub at: Timestamp,
+    /// The first name of who served the customer ("Served by Anna"), when a person did
+    /// (not at the kiosk, nor on a receipt made before staff seats).
+    #[serde(default)]
+    pub served_by: Option<String>,
 }
 
 /// Money as printed.

@@ -25,6 +25,8 @@ pub(super) struct Words {
     pub test_width: &'static str,
     pub test_accents: &'static str,
     pub thanks: &'static str,
+    /// "Served by {first name}".
+    pub served_by: fn(&str) -> String,
 }
 
 const EN: Words = Words {
@@ -47,6 +49,7 @@ const EN: Words = Words {
     test_width: "The line below fills the paper:",
     test_accents: "Accents:",
     thanks: "Thank you!",
+    served_by: |name| format!("Served by {name}"),
 };
 
 const FR: Words = Words {
@@ -69,6 +72,7 @@ const FR: Words = Words {
     test_width: "La ligne ci-dessous remplit le papier :",
     test_accents: "Accents :",
     thanks: "Merci !",
+    served_by: |name| format!("Servi par {name}"),
 };
 
 impl Language {

@@ -219,7 +219,7 @@ async fn a_gift_card_is_read_with_its_ledger_newest_first() {
     assert_eq!(spend.kind, counter_core::kinds::TransactionType::Spend);
     assert_eq!(spend.amount, Decimal::new(1250, 2));
     assert_eq!(spend.balance_after, Decimal::new(3750, 2));
-    assert_eq!(spend.reference.as_deref(), Some("T-7"));
+    assert_eq!(spend.reference.as_deref(), Some("Counter 1 #1 · T-7"));
     assert!(
         ledger
             .iter()

@@ -309,3 +309,69 @@ async fn the_owners_table_holds_in_the_core() {
     assert_eq!(issued, 1, "one card, issued while the table allowed it");
     counter.close().await;
 }
+
+/// A payment's reference names the till and its number (the cashier's ticket after it),
+/// so the business tells its tills apart in the service's ledger; the card's ledger at
+/// the till says who took each of this till's payments, and the receipt who served.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_payment_names_its_till_and_number_and_its_receipt_and_ledger_who_took_it() {
+    let env = Env::start().await;
+    let gift = env.gift_card(50).await;
+    let counter = env.counter().await;
+    crate::owner_signs_in(&counter);
+    counter.set_till_name("Counter 2").unwrap();
+    crate::cashier_signs_in(&counter);
+    let first = counter
+        .take_payment(gift.clone(), "12.50", Some(" T-7 ".into()))
+        .await
+        .unwrap();
+    // A payment refused before it is stored takes no number.
+    assert!(
+        counter
+            .take_payment(gift.clone(), "500", None)
+            .await
+            .is_err()
+    );
+    crate::owner_signs_in(&counter);
+    counter.take_payment(gift.clone(), "1", None).await.unwrap();
+
+    // The service's own ledger.
+    let card = env.api_get(&format!("/v1/gift_cards/{gift}")).await;
+    let mut references: Vec<&str> = card["transactions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["type"] == "spend")
+        .map(|t| t["reference"].as_str().unwrap())
+        .collect();
+    references.reverse();
+    assert_eq!(references, ["Counter 2 #1 · T-7", "Counter 2 #2"]);
+
+    let (_, ledger) = counter.read_gift_card(&gift).await.unwrap();
+    let takers: Vec<Option<&str>> = ledger
+        .iter()
+        .filter(|e| e.kind == counter_core::kinds::TransactionType::Spend)
+        .map(|e| e.made_by.as_deref())
+        .collect();
+    assert_eq!(takers, [Some("Owner"), Some("Anna")], "newest first");
+
+    let PaymentOutcome::Done { item, .. } = first else {
+        panic!("{first:?}")
+    };
+    let job = counter.receipt_of(item).unwrap().expect("a receipt kept");
+    let lines: Vec<String> = counter
+        .receipt_preview(job)
+        .unwrap()
+        .lines
+        .into_iter()
+        .filter_map(|line| match line {
+            counter_core::receipts::PaperLine::Text { text, .. } => Some(text),
+            _ => None,
+        })
+        .collect();
+    assert!(lines.contains(&"Served by Anna".to_owned()), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.ends_with("Counter 2 #1 · T-7")),
+        "{lines:#?}"
+    );
+}

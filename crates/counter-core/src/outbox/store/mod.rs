@@ -346,6 +346,24 @@ pub(crate) fn payments_at_risk(conn: &Connection) -> rusqlite::Result<Vec<Outbox
     stmt.query_map([], item)?.collect()
 }
 
+/// Who took this till's payments from a gift card the service answered, by their
+/// reference (each names this till and its number): for the card's ledger.
+pub(crate) fn payers_by_reference(
+    conn: &Connection,
+    gift_card: &loyalty_api::GiftCardId,
+) -> rusqlite::Result<std::collections::HashMap<String, String>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT json_extract(outbox.body, '$.reference'), people.name
+         FROM outbox JOIN people ON people.id = outbox.person
+         WHERE outbox.order_key = ?1 AND outbox.state = 'done' AND outbox.kind = 'payment'
+           AND json_extract(outbox.body, '$.reference') IS NOT NULL",
+    )?;
+    stmt.query_map([format!("gift_card:{gift_card}")], |row| {
+        Ok((row.get(0)?, row.get(1)?))
+    })?
+    .collect()
+}
+
 /// Loyalty scans of each card made at this till since `since` and not refused, for the
 /// cards with more than `more_than`, the most scanned first, by order key (`card:…`).
 pub(crate) fn scans_since(
