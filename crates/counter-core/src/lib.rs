@@ -49,8 +49,9 @@
 //!    `optional_decimal`, `roles`: leaves (time, ids, the API's kinds, keyboard layouts,
 //!    zoom, the till's languages, the one-copy lock, the key in the keychain, a decimal
 //!    kept as text, what each role may do).
-//! 1. `db`, `pin`, `people`, `config`: the till's SQLite file and its migrations, each
-//!    person's PIN, the roster, what the shell sets.
+//! 1. `db`, `pin`, `people`, `roster_file`, `config`: the till's SQLite file and its
+//!    migrations, each person's PIN, the roster, the roster signed for the shop's other
+//!    tills, what the shell sets.
 //! 2. [`error`]: the core's error type, its codes, and the error data the modules share.
 //! 3. [`scanner`], [`input`], [`payment`], [`trouble`]: what was scanned or typed,
 //!    amounts and the offline policy, what went wrong opening the till.
@@ -102,6 +103,7 @@ pub mod pin;
 pub mod print_jobs;
 pub mod receipts;
 pub mod roles;
+pub mod roster_file;
 pub mod scanner;
 pub mod secrets;
 mod send;

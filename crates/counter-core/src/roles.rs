@@ -312,6 +312,10 @@ actions! {
     SetLockPolicy: Owner,
     /// Names the till.
     SetTillName: Owner,
+    /// Writes the roster to a file signed with the owner's key, for the shop's other tills.
+    ExportRoster: Owner,
+    /// Reads the roster another till's owner signed.
+    ImportRoster: Owner,
 }
 
 impl Action {

@@ -262,30 +262,9 @@ pub async fn export_history(
     state: Option<ItemState>,
     path: String,
 ) -> Result<usize, CommandError> {
-    let path = csv_path(&path)?;
+    let path = super::chosen_file(&path, "csv", super::Chosen::ToWrite)?;
     let session = till.session().await;
     Ok(session.counter.export_history(&from, &to, state, &path)?)
-}
-
-/// A file the save dialog named: absolute, ending in `.csv`, in a folder that exists.
-/// Anything else is refused before a byte is written.
-fn csv_path(given: &str) -> Result<std::path::PathBuf, CommandError> {
-    let path = std::path::PathBuf::from(given);
-    let fits = path.is_absolute()
-        && path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("csv"))
-        && path.parent().is_some_and(std::path::Path::is_dir)
-        && !given.chars().any(char::is_control);
-    if fits {
-        Ok(path)
-    } else {
-        Err(counter_core::Error::Export(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "not a .csv file in an existing folder",
-        ))
-        .into())
-    }
 }
 
 /// The cards with unusual activity today: more loyalty scans at this till than the

@@ -491,3 +491,47 @@ pub mod page;
 pub mod people;
 pub mod receipts;
 pub mod scanner;
+
+/// What a file chosen in the system's dialog is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Chosen {
+    /// Written: its folder exists.
+    ToWrite,
+    /// Read: it exists.
+    ToRead,
+}
+
+/// A file the system's dialog named: absolute, ending in `.{extension}`, in a folder
+/// that exists (to write) or existing (to read). Anything else is refused before a
+/// byte is read or written.
+pub(crate) fn chosen_file(
+    given: &str,
+    extension: &str,
+    chosen: Chosen,
+) -> Result<std::path::PathBuf, CommandError> {
+    let path = std::path::PathBuf::from(given);
+    let fits = path.is_absolute()
+        && path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case(extension))
+        && match chosen {
+            Chosen::ToWrite => path.parent().is_some_and(std::path::Path::is_dir),
+            Chosen::ToRead => path.is_file(),
+        }
+        && !given.chars().any(char::is_control);
+    if fits {
+        Ok(path)
+    } else {
+        let refused = |text: &str| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("not a .{extension} file {text}"),
+            )
+        };
+        Err(match chosen {
+            Chosen::ToWrite => counter_core::Error::Export(refused("in an existing folder")),
+            Chosen::ToRead => counter_core::Error::Import(refused("that exists")),
+        }
+        .into())
+    }
+}

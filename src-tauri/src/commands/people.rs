@@ -5,9 +5,11 @@
 use counter_core::ids::PersonId;
 use counter_core::people::{LockPolicy, Person, PersonChange};
 use counter_core::roles::{Action, Role, Rule, RuleLine};
+use counter_core::roster_file::{RosterExported, RosterImported};
 use counter_core::{Credential, SeatView};
 use tauri::State;
 
+use super::{Chosen, chosen_file};
 use crate::CommandError;
 use crate::till::Till;
 
@@ -126,4 +128,31 @@ pub async fn set_lock_policy(
 #[tauri::command]
 pub async fn set_till_name(till: State<'_, Till>, name: String) -> Result<String, CommandError> {
     Ok(till.session().await.counter.set_till_name(&name)?)
+}
+
+/// Writes the roster to `path` (a `.roster` file chosen in the save dialog), signed
+/// with this till's owner key, for the shop's other tills.
+#[tauri::command]
+pub async fn export_roster(
+    till: State<'_, Till>,
+    path: String,
+) -> Result<RosterExported, CommandError> {
+    let path = chosen_file(&path, "roster", Chosen::ToWrite)?;
+    Ok(till.session().await.counter.export_roster(&path)?)
+}
+
+/// Reads the roster file at `path` (chosen in the open dialog) into this till; `trust`
+/// is the key's fingerprint the owner agreed to trust, the first time.
+#[tauri::command]
+pub async fn import_roster(
+    till: State<'_, Till>,
+    path: String,
+    trust: Option<String>,
+) -> Result<RosterImported, CommandError> {
+    let path = chosen_file(&path, "roster", Chosen::ToRead)?;
+    Ok(till
+        .session()
+        .await
+        .counter
+        .import_roster(&path, trust.as_deref())?)
 }

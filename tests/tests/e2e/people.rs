@@ -187,3 +187,151 @@ async fn a_cashiers_page_calling_each_command_her_role_may_not_use_changes_nothi
     )
     .await
 }
+
+/// The people on the lock screen, by name.
+async fn at_the_lock(driver: &WebDriver) -> Result<Vec<String>> {
+    let mut names = Vec::new();
+    for person in driver.find_all(By::Css("[id^='lock-person-']")).await? {
+        names.push(person.text().await?.lines().next().unwrap_or("").to_owned());
+    }
+    Ok(names)
+}
+
+/// The kind of a refusal the page received.
+fn refused_as(answer: &Value) -> Option<&str> {
+    answer["error"]["data"]["reason"]["kind"].as_str()
+}
+
+#[tokio::test]
+async fn a_roster_signed_on_one_till_brings_its_people_to_another_and_takes_them_back() -> Result<()>
+{
+    let files = std::env::temp_dir().join(format!("roster-e2e-{}", std::process::id()));
+    std::fs::create_dir_all(&files)?;
+    let first = files.join("first.roster");
+    let second = files.join("second.roster");
+    let foreign = files.join("foreign.roster");
+
+    // The first till: its owner adds Rita, a manager, exports; then disables her and
+    // exports again.
+    let fingerprint = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let kept = fingerprint.clone();
+    let (one, two) = (first.clone(), second.clone());
+    in_demo("roster-first-till", |driver, _server: Server| async move {
+        lock(&driver).await?;
+        sign_in(&driver, 1, PIN).await?;
+        let rita = invoke(
+            &driver,
+            "add_person",
+            json!({"name": "Rita Moreno", "role": "manager", "pin": "9753"}),
+        )
+        .await?;
+        let exported = invoke(&driver, "export_roster", json!({"path": one})).await?;
+        ensure!(exported["people"] == 3, "{exported}");
+        *kept.lock().unwrap() = exported["fingerprint"].as_str().unwrap_or("").to_owned();
+        invoke(
+            &driver,
+            "change_person",
+            json!({"person": rita["id"], "change": {"change": "disabled", "disabled": true}}),
+        )
+        .await?;
+        invoke(&driver, "export_roster", json!({"path": two})).await?;
+        // A cashier may not export it.
+        lock(&driver).await?;
+        sign_in(&driver, CASHIER_ID, loyalty_counter_e2e::CASHIER_PIN).await?;
+        let refused = call(&driver, "export_roster", json!({"path": one})).await?;
+        ensure!(refused["ok"] == false, "a cashier exported the roster");
+        Ok(())
+    })
+    .await?;
+    let fingerprint = fingerprint.lock().unwrap().clone();
+    let text = std::fs::read_to_string(&first)?;
+    ensure!(!text.contains("9753"), "a PIN left the till");
+    // Changed after it was signed: Rita made an owner.
+    let altered = files.join("altered.roster");
+    std::fs::write(&altered, text.replacen("manager", "owner", 1))?;
+
+    // The second till: its owner trusts the first till's key, once; Rita signs in here
+    // with her own PIN; the newer file takes her back.
+    let (one, two, other) = (first.clone(), second.clone(), foreign.clone());
+    in_demo("roster-second-till", |driver, _server: Server| async move {
+        lock(&driver).await?;
+        sign_in(&driver, 1, PIN).await?;
+        let asked = call(
+            &driver,
+            "import_roster",
+            json!({"path": one, "trust": null}),
+        )
+        .await?;
+        ensure!(refused_as(&asked) == Some("not_trusted"), "{asked}");
+        ensure!(
+            asked["error"]["data"]["reason"]["fingerprint"] == fingerprint.as_str(),
+            "the key shown is not the first till's: {asked}"
+        );
+        let bad = call(
+            &driver,
+            "import_roster",
+            json!({"path": altered, "trust": fingerprint}),
+        )
+        .await?;
+        ensure!(
+            matches!(refused_as(&bad), Some("altered" | "unreadable")),
+            "{bad}"
+        );
+        let imported = invoke(
+            &driver,
+            "import_roster",
+            json!({"path": one, "trust": fingerprint}),
+        )
+        .await?;
+        ensure!(imported["added"] == json!(["Rita Moreno"]), "{imported}");
+        lock(&driver).await?;
+        let names = at_the_lock(&driver).await?;
+        ensure!(names.iter().any(|n| n.contains("Rita Moreno")), "{names:?}");
+        let rita = driver
+            .find(By::XPath(
+                "//*[starts-with(@id,'lock-person-')][contains(., 'Rita Moreno')]",
+            ))
+            .await?
+            .id()
+            .await?
+            .unwrap_or_default();
+        let rita: i64 = rita.trim_start_matches("lock-person-").parse()?;
+        sign_in(&driver, rita, "9753").await?;
+        signed_in(&driver, "Rita Moreno").await?;
+        shot(&driver, "people-roster-imported").await?;
+
+        // A file signed by another key (this till's own) is refused.
+        lock(&driver).await?;
+        sign_in(&driver, 1, PIN).await?;
+        invoke(&driver, "export_roster", json!({"path": other})).await?;
+        let foreign = call(
+            &driver,
+            "import_roster",
+            json!({"path": other, "trust": null}),
+        )
+        .await?;
+        ensure!(refused_as(&foreign) == Some("other_key"), "{foreign}");
+
+        let newer = invoke(
+            &driver,
+            "import_roster",
+            json!({"path": two, "trust": null}),
+        )
+        .await?;
+        ensure!(newer["revoked"] == json!(["Rita Moreno"]), "{newer}");
+        let older = call(
+            &driver,
+            "import_roster",
+            json!({"path": one, "trust": null}),
+        )
+        .await?;
+        ensure!(refused_as(&older) == Some("not_newer"), "{older}");
+        lock(&driver).await?;
+        let names = at_the_lock(&driver).await?;
+        ensure!(!names.iter().any(|n| n.contains("Rita")), "{names:?}");
+        Ok(())
+    })
+    .await?;
+    let _ = std::fs::remove_dir_all(&files);
+    Ok(())
+}

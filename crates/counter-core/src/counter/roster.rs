@@ -10,6 +10,7 @@ use crate::ids::PersonId;
 use crate::people::{self, LockPolicy, Person, PersonChange};
 use crate::pin;
 use crate::roles::{Role, Rule, RuleLine};
+use crate::roster_file::{self, RosterExported, RosterImported};
 
 impl Counter {
     /// The roster, whole (the owner's screen).
@@ -111,4 +112,48 @@ impl Counter {
             .execute("UPDATE till SET name = ?1 WHERE id = 1", [&name])?;
         Ok(name)
     }
+
+    /// Writes the roster to `path`, signed with this till's owner key (made on first
+    /// use), for the shop's other tills: each person's PIN hash and badge digest, never
+    /// a PIN.
+    pub fn export_roster(&self, path: &Path) -> Result<RosterExported, Error> {
+        self.owner()?;
+        self.permit(Action::ExportRoster)?;
+        let key = roster_file::owner_key(&self.data_dir).map_err(Error::Export)?;
+        let (bytes, exported) = roster_file::export(&self.core.db(), &key, self.core.now())?;
+        std::fs::write(path, bytes).map_err(Error::Export)?;
+        Ok(exported)
+    }
+
+    /// Reads the roster file at `path` into this till: refused, changing nothing, when
+    /// it was altered, signed by a key this till does not trust (`trust` is the
+    /// fingerprint its owner agreed to, the first time), or no newer than the last.
+    /// Whoever it no longer carries is disabled here, and signed out if signed in.
+    pub fn import_roster(&self, path: &Path, trust: Option<&str>) -> Result<RosterImported, Error> {
+        self.owner()?;
+        self.permit(Action::ImportRoster)?;
+        let bytes = read_at_most(path, roster_file::LARGEST_FILE).map_err(Error::Import)?;
+        let conn = self.core.db();
+        let imported = roster_file::import(&conn, &bytes, trust, self.core.now())?;
+        for person in people::all(&conn)? {
+            self.person_changed(&person);
+        }
+        Ok(imported)
+    }
+}
+
+/// A file's bytes, refused past `largest` (a file chooser may point anywhere).
+fn read_at_most(path: &Path, largest: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read as _;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(largest + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > largest {
+        return Err(std::io::Error::other(format!(
+            "larger than {} KiB",
+            largest / 1024
+        )));
+    }
+    Ok(bytes)
 }

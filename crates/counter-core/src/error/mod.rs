@@ -73,6 +73,12 @@ pub enum Error {
     /// A change of the role table was refused.
     #[error(transparent)]
     Rule(#[from] crate::roles::RuleError),
+    /// A roster file was refused.
+    #[error(transparent)]
+    RosterFile(#[from] crate::roster_file::RosterFileError),
+    /// A file could not be read where the person chose.
+    #[error("the file could not be read: {0}")]
+    Import(std::io::Error),
     /// An export could not be written where the person chose.
     #[error("the file could not be written: {0}")]
     Export(std::io::Error),
@@ -105,6 +111,18 @@ impl From<crate::people::RosterFailure> for Error {
             crate::people::RosterFailure::Refused(refused) => Error::Roster(refused),
             crate::people::RosterFailure::Pin(pin) => pin.into(),
             crate::people::RosterFailure::Db(db) => Error::Db(db),
+        }
+    }
+}
+
+impl From<crate::roster_file::RosterFileFailure> for Error {
+    fn from(failure: crate::roster_file::RosterFileFailure) -> Self {
+        use crate::roster_file::RosterFileFailure;
+        match failure {
+            RosterFileFailure::Refused(refused) => Error::RosterFile(refused),
+            RosterFileFailure::Roster(roster) => roster.into(),
+            RosterFileFailure::Io(io) => Error::Export(io),
+            RosterFileFailure::Db(db) => Error::Db(db),
         }
     }
 }
@@ -304,6 +322,10 @@ pub enum ErrorCode {
     RosterRefused,
     /// A change of the role table was refused.
     RuleRefused,
+    /// A roster file was refused.
+    RosterFileRefused,
+    /// A file could not be read.
+    ImportFailed,
     /// A period of days was refused.
     InvalidPeriod,
     /// An export could not be written.
@@ -348,6 +370,8 @@ pub enum ErrorData {
     Pin(crate::pin::PinError),
     /// Why a change of the roster was refused.
     Roster(crate::people::RosterError),
+    /// Why a roster file was refused.
+    RosterFile(crate::roster_file::RosterFileError),
     /// Why a change of the role table was refused.
     Rule(crate::roles::RuleError),
     /// Why a call was refused at the app's door.
@@ -395,6 +419,8 @@ impl Error {
             Error::NotAllowed(_) => ErrorCode::NotAllowed,
             Error::Pin(_) => ErrorCode::PinRefused,
             Error::Roster(_) => ErrorCode::RosterRefused,
+            Error::RosterFile(_) => ErrorCode::RosterFileRefused,
+            Error::Import(_) => ErrorCode::ImportFailed,
             Error::Rule(_) => ErrorCode::RuleRefused,
             Error::Export(_) => ErrorCode::ExportFailed,
             Error::Stored { .. } => ErrorCode::StorageFailed,
@@ -418,6 +444,7 @@ impl Error {
             Error::NotAllowed(e) => Some(ErrorData::NotAllowed(e.clone())),
             Error::Pin(e) => Some(ErrorData::Pin(e.clone())),
             Error::Roster(e) => Some(ErrorData::Roster(e.clone())),
+            Error::RosterFile(e) => Some(ErrorData::RosterFile(e.clone())),
             Error::Rule(e) => Some(ErrorData::Rule(e.clone())),
             Error::Arguments(e) => Some(ErrorData::Arguments(e.clone())),
             Error::Printer(e) => Some(ErrorData::Printer(e.clone())),

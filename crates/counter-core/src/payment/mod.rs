@@ -246,7 +246,10 @@ mod tests {
             number: 17,
         };
         assert_eq!(with_ticket(&counter, None), "Counter 2 #17");
-        assert_eq!(with_ticket(&counter, Some("T-42".into())), "Counter 2 #17 · T-42");
+        assert_eq!(
+            with_ticket(&counter, Some("T-42".into())),
+            "Counter 2 #17 · T-42"
+        );
         for bad in ["T-\n42", "T\t42", "T\u{0}42", "T\u{1b}[31m42", "T\u{7f}42"] {
             assert_eq!(
                 reference(Some(bad)),

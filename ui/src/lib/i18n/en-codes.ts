@@ -63,6 +63,8 @@ export const codes: Pick<Catalogue, 'problems' | 'byStatus' | 'errors'> = {
   },
   errors: {
     roster_refused: 'The roster was not changed.',
+    roster_file_refused: 'The roster file was refused: nothing changed.',
+    import_failed: 'The file could not be read. Nothing changed.',
     rule_refused: 'The table was not changed.',
     service_unreachable: 'The service cannot be reached. Check the address and the network.',
     invalid_base_url: 'This address cannot be used. Check it.',

@@ -62,6 +62,21 @@ export const peopleWords = {
   made_by_kiosk: 'by a customer at the kiosk',
   made_by_before_seats: 'this till, before staff seats',
   rule_refused: 'Refused',
+  roster_file_unreadable: 'This is not a roster file of Loyalty Counter, or it was cut short.',
+  roster_file_altered: 'This roster file was changed after its owner signed it.',
+  roster_file_not_trusted: 'This till does not yet trust the key {fingerprint} of {till}.',
+  roster_file_other_key: 'This file is signed by the key {fingerprint}, not by the key {trusted} this till trusts.',
+  roster_file_not_newer: 'This till already has this roster, or a newer one.',
+  roster_files_title: 'The same people on the shop’s other tills',
+  roster_files_hint: 'Export this roster to a file, signed with this till’s key, and import it on another till (a USB stick will do). PINs never leave the till, only their hashes.',
+  roster_export: 'Export the roster…',
+  roster_import: 'Import a roster…',
+  roster_exported: '{people} people exported, signed with the key {fingerprint}.',
+  roster_trust_title: 'Trust this key?',
+  roster_trust_hint: 'This file was signed on {till} with the key below. Check that the same key shows on that till’s People screen after its export, then trust it: from now on this till takes rosters signed by that key only.',
+  roster_trust: 'Trust and import',
+  roster_trust_cancel: 'Cancel',
+  roster_imported: 'Imported from {till}: {added} added, {updated} brought up to date, {revoked} disabled.',
 } satisfies Record<string, Entry>;
 
 export type PeopleKey = keyof typeof peopleWords;

@@ -138,6 +138,22 @@ function describeData(data: ErrorData, lang: Lang): string {
       }
       break;
     }
+    case 'roster_file': {
+      const r = data.reason;
+      switch (r.kind) {
+        case 'unreadable':
+          return tr(lang, 'roster_file_unreadable');
+        case 'altered':
+          return tr(lang, 'roster_file_altered');
+        case 'not_trusted':
+          return tr(lang, 'roster_file_not_trusted', { fingerprint: r.fingerprint, till: r.till });
+        case 'other_key':
+          return tr(lang, 'roster_file_other_key', { fingerprint: r.fingerprint, trusted: r.trusted });
+        case 'not_newer':
+          return tr(lang, 'roster_file_not_newer');
+      }
+      break;
+    }
     case 'rule': {
       const r = data.reason;
       switch (r.kind) {

@@ -63,6 +63,8 @@ export const codes: Pick<Catalogue, 'problems' | 'byStatus' | 'errors'> = {
   },
   errors: {
     roster_refused: 'L’équipe n’a pas été modifiée.',
+    roster_file_refused: 'Le fichier d’équipe a été refusé : rien n’a changé.',
+    import_failed: 'Le fichier n’a pas pu être lu. Rien n’a changé.',
     rule_refused: 'Le tableau n’a pas été modifié.',
     service_unreachable: "Le service est injoignable. Vérifiez l'adresse et le réseau.",
     invalid_base_url: 'Cette adresse ne peut pas servir. Vérifiez-la.',

@@ -125,8 +125,12 @@ import type { Role } from './bindings/Role';
 import type { Rule } from './bindings/Rule';
 import type { RuleLine } from './bindings/RuleLine';
 import type { SeatView } from './bindings/SeatView';
+import type { RosterExported } from './bindings/RosterExported';
+import type { RosterImported } from './bindings/RosterImported';
 
 export type {
+  RosterExported,
+  RosterImported,
   Action,
   MadeBy,
   Credential,

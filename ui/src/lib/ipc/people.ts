@@ -1,6 +1,6 @@
 // The till's people through the IPC: who is at the till, signing in and locking, a
 // manager's badge, and the owner's screens (the roster, the role table, when the till
-// locks, its name). Re-exported by index.ts, the one module components import.
+// locks, its name, the roster's files for the shop's other tills). Re-exported by index.ts, the one module components import.
 import { call } from './call';
 import type { Action } from './bindings/Action';
 import type { Credential } from './bindings/Credential';
@@ -10,6 +10,8 @@ import type { PersonChange } from './bindings/PersonChange';
 import type { PersonId } from './bindings/PersonId';
 import type { PinFor } from './bindings/PinFor';
 import type { Role } from './bindings/Role';
+import type { RosterExported } from './bindings/RosterExported';
+import type { RosterImported } from './bindings/RosterImported';
 import type { Rule } from './bindings/Rule';
 import type { RuleLine } from './bindings/RuleLine';
 import type { SeatView } from './bindings/SeatView';
@@ -87,4 +89,15 @@ export function setLockPolicy(policy: LockPolicy): Promise<void> {
 /** Names the till; the name as kept. */
 export function setTillName(name: string): Promise<string> {
   return call<string>('set_till_name', { name });
+}
+
+/** Writes the roster to `path` (a `.roster` file), signed with this till's key. */
+export function exportRoster(path: string): Promise<RosterExported> {
+  return call<RosterExported>('export_roster', { path });
+}
+
+/** Reads the roster file at `path`; `trust` is the key's fingerprint the owner agreed to
+ * trust, the first time. */
+export function importRoster(path: string, trust: string | null): Promise<RosterImported> {
+  return call<RosterImported>('import_roster', { path, trust });
 }

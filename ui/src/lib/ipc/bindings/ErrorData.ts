@@ -9,9 +9,10 @@ import type { PolicyRefusal } from "./PolicyRefusal";
 import type { PrinterAddressError } from "./PrinterAddressError";
 import type { ReferenceError } from "./ReferenceError";
 import type { RosterError } from "./RosterError";
+import type { RosterFileError } from "./RosterFileError";
 import type { RuleError } from "./RuleError";
 
 /**
  * What an error carries for its words: the refused input's figures, limits and names.
  */
-export type ErrorData = { "type": "amount", "reason": AmountError } | { "type": "input", "reason": InputError } | { "type": "reference", "reason": ReferenceError } | { "type": "policy", "reason": PolicyRefusal } | { "type": "not_allowed", "reason": NotAllowed } | { "type": "base_url", "reason": BaseUrlProblem } | { "type": "pin", "reason": PinError } | { "type": "roster", "reason": RosterError } | { "type": "rule", "reason": RuleError } | { "type": "arguments", "reason": ArgumentsError } | { "type": "printer", "reason": PrinterAddressError };
+export type ErrorData = { "type": "amount", "reason": AmountError } | { "type": "input", "reason": InputError } | { "type": "reference", "reason": ReferenceError } | { "type": "policy", "reason": PolicyRefusal } | { "type": "not_allowed", "reason": NotAllowed } | { "type": "base_url", "reason": BaseUrlProblem } | { "type": "pin", "reason": PinError } | { "type": "roster", "reason": RosterError } | { "type": "roster_file", "reason": RosterFileError } | { "type": "rule", "reason": RuleError } | { "type": "arguments", "reason": ArgumentsError } | { "type": "printer", "reason": PrinterAddressError };

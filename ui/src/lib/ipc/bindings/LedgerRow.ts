@@ -24,4 +24,8 @@ created_at: string,
 /**
  * The ticket number, if one was given.
  */
-reference: string | null, };
+reference: string | null, 
+/**
+ * Who took it, when this till did.
+ */
+made_by: string | null, };
