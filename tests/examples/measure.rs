@@ -626,7 +626,7 @@ async fn sign_ins() -> Result<(Vec<f64>, Vec<f64>)> {
         let mut badges = Vec::new();
         for (id, _, _) in people {
             let code = support::invoke(driver, "make_badge", json!({ "person": id })).await?;
-            badges.push(code.as_str().context("a badge's code")?.to_owned());
+            badges.push(code["code"].as_str().context("a badge's code")?.to_owned());
         }
         let mut scans = Vec::new();
         for n in 0..WARM_UP + SWITCHES {

@@ -117,14 +117,14 @@ pub mod zoom;
 pub use clock::{Clock, ManualClock, SystemClock, Uptime};
 pub use config::Config;
 pub use counter::{
-    Balance, BroadcastDraft, BrowsePage, BrowseQuery, BrowseRow, CameraError, CardOffer, CheckIn,
-    ConnectGate, Connection, Counter, Credential, CustomerDisplay, CustomerScreen, EnrolOutcome,
-    Enrolment, Figure, FigureName, Figures, FiguresPeriod, FreshCard, GiftCardIssue, GiftCardRead,
-    InsufficientBalance, IssueChoices, IssuedCard, ItemChoices, KioskStart, MANAGER_IDLE,
-    MAX_FIGURE_DAYS, MAX_UNUSUAL_SCANS, MessageAudience, MessageDraft, MessagePreview,
-    PaymentOutcome, PinFor, Place, Progress, RepeatVisit, SampleCard, SampleCardKind,
-    SampleGiftCard, SampleGiftKind, Samples, ScanFound, ScanOutcome, ScheduledMessage,
-    ScheduledState, SeatView, TillPlaces, UnusualActivity, UnusualCard,
+    BadgeMade, Balance, BroadcastDraft, BrowsePage, BrowseQuery, BrowseRow, CameraError, CardOffer,
+    CheckIn, ConnectGate, Connection, Counter, Credential, CustomerDisplay, CustomerScreen,
+    EnrolOutcome, Enrolment, Figure, FigureName, Figures, FiguresPeriod, FreshCard, GiftCardIssue,
+    GiftCardRead, InsufficientBalance, IssueChoices, IssuedCard, ItemChoices, KioskStart,
+    MANAGER_IDLE, MAX_FIGURE_DAYS, MAX_UNUSUAL_SCANS, MessageAudience, MessageDraft,
+    MessagePreview, PaymentOutcome, PinFor, Place, Progress, RepeatVisit, SampleCard,
+    SampleCardKind, SampleGiftCard, SampleGiftKind, Samples, ScanFound, ScanOutcome,
+    ScheduledMessage, ScheduledState, SeatView, TillPlaces, UnusualActivity, UnusualCard,
 };
 pub use error::{ArgumentsError, Error, ErrorCode, ErrorData, NotAllowed};
 pub use events::{Connectivity, Event};

@@ -275,6 +275,17 @@ pub(crate) fn mark_printed(conn: &Connection, id: JobId, now: Timestamp) -> rusq
          WHERE id = ?1 AND state = 'queued'",
         params![id.0, now.to_string()],
     )?;
+    forget_badge_code(conn, id)
+}
+
+/// A badge's code, once on paper (or its job cancelled), is kept nowhere: the till
+/// keeps only its digest, on the person's line.
+fn forget_badge_code(conn: &Connection, id: JobId) -> rusqlite::Result<()> {
+    conn.execute(
+        "UPDATE print_jobs SET receipt = json_remove(receipt, '$.code')
+         WHERE id = ?1 AND kind = 'badge' AND state IN ('printed', 'cancelled')",
+        [id.0],
+    )?;
     Ok(())
 }
 
@@ -289,8 +300,10 @@ pub(crate) fn attempt_failed(conn: &Connection, id: JobId, error: &str) -> rusql
 
 /// Takes a queued job off the queue; false when it was not queued.
 pub(crate) fn cancel(conn: &Connection, id: JobId) -> rusqlite::Result<bool> {
-    Ok(conn.execute(
+    let cancelled = conn.execute(
         "UPDATE print_jobs SET state = 'cancelled' WHERE id = ?1 AND state = 'queued'",
         [id.0],
-    )? == 1)
+    )? == 1;
+    forget_badge_code(conn, id)?;
+    Ok(cancelled)
 }

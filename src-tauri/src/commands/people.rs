@@ -92,9 +92,13 @@ pub async fn reset_person_pin(
         .reset_person_pin(person, &pin)?)
 }
 
-/// Makes a person a new badge; answers its code, to print or show.
+/// Makes a person a new badge: printed when a receipt printer is set up; answers its
+/// code and how it prints, to show.
 #[tauri::command]
-pub async fn make_badge(till: State<'_, Till>, person: PersonId) -> Result<String, CommandError> {
+pub async fn make_badge(
+    till: State<'_, Till>,
+    person: PersonId,
+) -> Result<counter_core::BadgeMade, CommandError> {
     Ok(till.session().await.counter.make_badge(person)?)
 }
 

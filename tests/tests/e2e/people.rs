@@ -79,7 +79,7 @@ async fn the_till_locks_and_people_switch_in_by_name_and_pin_or_by_badge() -> Re
 
         // The owner makes Sam a badge; Sam's badge then switches her in, in one scan.
         let badge = invoke(&driver, "make_badge", json!({ "person": CASHIER_ID })).await?;
-        let badge = badge.as_str().unwrap_or_default().to_owned();
+        let badge = badge["code"].as_str().unwrap_or_default().to_owned();
         ensure!(badge.starts_with("staff_"), "{badge}");
         lock(&driver).await?;
         scanned_at_the_lock(&driver, &badge).await?;

@@ -80,6 +80,7 @@ pub use payments::{
 };
 pub use places::{Place, TillPlaces};
 pub use queue::ItemChoices;
+pub use roster::BadgeMade;
 pub use samples::{SampleCard, SampleCardKind, SampleGiftCard, SampleGiftKind, Samples};
 pub use scans::{CardOffer, FreshCard, RepeatVisit, ScanFound, ScanOutcome};
 pub use seat::{Credential, PinFor, SeatView};

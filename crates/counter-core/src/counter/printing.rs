@@ -54,7 +54,7 @@ impl Counter {
     pub fn print_test(&self) -> Result<JobId, Error> {
         self.staff()?;
         self.permit(Action::PrintTest)?;
-        self.print(|heading| Receipt::Test { heading })
+        self.print(false, |heading| Receipt::Test { heading })
     }
 
     /// Prints a loyalty slip of `card`: the customer's progress to their reward, as
@@ -74,7 +74,7 @@ impl Counter {
             .await;
         }
         let progress = self.progress(&known.card);
-        self.print(|heading| Receipt::LoyaltySlip {
+        self.print(true, |heading| Receipt::LoyaltySlip {
             heading,
             name: known.customer.and_then(|c| c.name),
             progress,
@@ -161,13 +161,18 @@ impl Counter {
         }
     }
 
-    /// Stores a receipt made now for the printer set up here.
-    fn print(&self, receipt: impl FnOnce(receipts::Heading) -> Receipt) -> Result<JobId, Error> {
+    /// Stores a receipt made now for the printer set up here; with `says_who`, it says
+    /// who served (a loyalty slip; not a test print or a badge).
+    pub(super) fn print(
+        &self,
+        says_who: bool,
+        receipt: impl FnOnce(receipts::Heading) -> Receipt,
+    ) -> Result<JobId, Error> {
         self.printer_set_up()?;
         let db = self.core.db();
         let server = match self.author() {
-            Ok(person) => crate::people::get(&db, person)?,
-            Err(_) => None,
+            Ok(person) if says_who => crate::people::get(&db, person)?,
+            _ => None,
         };
         let served_by = server.as_ref().map(|p| p.name.as_str());
         let (heading, language) = print_jobs::heading(&db, self.core.now(), served_by)?;

@@ -9,8 +9,22 @@ use super::*;
 use crate::ids::PersonId;
 use crate::people::{self, LockPolicy, Person, PersonChange};
 use crate::pin;
+use crate::receipts::Receipt;
 use crate::roles::{Role, Rule, RuleLine};
 use crate::roster_file::{self, RosterExported, RosterImported};
+
+for_the_ui! {
+/// A badge just made.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BadgeMade {
+    /// Its code (`staff_…`): shown this once.
+    pub code: String,
+    /// Laid out as it prints, its QR code drawn: to show, or print elsewhere.
+    pub preview: crate::receipts::Preview,
+    /// Its job on the receipt printer, when one is set up.
+    pub printing: Option<crate::print_jobs::JobId>,
+}
+}
 
 impl Counter {
     /// The roster, whole (the owner's screen).
@@ -51,12 +65,35 @@ impl Counter {
         Ok(())
     }
 
-    /// Makes a person a new badge (an earlier one opens nothing from now on) and
-    /// answers its code, to print or show.
-    pub fn make_badge(&self, person: PersonId) -> Result<String, Error> {
+    /// Makes a person a new badge (an earlier one opens nothing from now on): printed
+    /// as a QR code on the receipt printer when one is set up, and answered laid out as
+    /// it prints, to show or print elsewhere. Its code is kept nowhere once on paper.
+    pub fn make_badge(&self, person: PersonId) -> Result<BadgeMade, Error> {
         self.owner()?;
         self.permit(Action::MakeBadge)?;
-        Ok(people::make_badge(&self.core.db(), person)?)
+        let (name, code) = {
+            let conn = self.core.db();
+            let found = people::get(&conn, person)?.ok_or(people::RosterError::NoSuchPerson)?;
+            (found.name, people::make_badge(&conn, person)?)
+        };
+        let badge = |heading| Receipt::Badge {
+            heading,
+            name: name.clone(),
+            code: Some(code.clone()),
+        };
+        let printer = self.settings()?.printer;
+        let printing = match printer {
+            Some(_) => Some(self.print(false, badge)?),
+            None => None,
+        };
+        let (heading, language) =
+            crate::print_jobs::heading(&self.core.reader(), self.core.now(), None)?;
+        let paper = printer.map_or(crate::receipts::Paper::default(), |p| p.paper);
+        Ok(BadgeMade {
+            preview: badge(heading).lay_out(paper, language, &jiff::tz::TimeZone::system()),
+            code,
+            printing,
+        })
     }
 
     /// The role table, whole.

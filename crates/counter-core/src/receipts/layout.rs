@@ -371,6 +371,24 @@ impl Receipt {
                 sheet.plain(&format!("{} é è à ç ô ù € £ °", words.test_accents));
                 sheet.lines.push(PaperLine::qr("TEST"));
             }
+            Receipt::Badge {
+                heading,
+                name,
+                code,
+            } => {
+                sheet.top(heading, words.badge, language, zone);
+                sheet.text(name, true, false, Align::Center);
+                sheet.blank();
+                match code {
+                    Some(code) => {
+                        sheet.lines.push(PaperLine::qr(code));
+                        sheet.centred(code);
+                        sheet.blank();
+                        sheet.centred(words.badge_use);
+                    }
+                    None => sheet.centred(words.badge_gone),
+                }
+            }
         }
         Preview {
             columns: sheet.columns,
@@ -446,6 +464,16 @@ mod tests {
                 card_end: "9F3C".into(),
             },
             Receipt::Test { heading: heading() },
+            Receipt::Badge {
+                heading: heading(),
+                name: long.into(),
+                code: Some("staff_23456789abcdefghjkmnpqrs".into()),
+            },
+            Receipt::Badge {
+                heading: heading(),
+                name: long.into(),
+                code: None,
+            },
         ];
         for paper in [Paper::Mm58, Paper::Mm80] {
             for language in [Language::En, Language::Fr] {

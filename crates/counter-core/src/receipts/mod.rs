@@ -162,6 +162,17 @@ pub enum Receipt {
         /// Shop, place, time.
         heading: Heading,
     },
+    /// A person's staff badge: their name and their code as a QR code, which the
+    /// scanner or the camera reads at the lock screen.
+    Badge {
+        /// Shop, place, time.
+        heading: Heading,
+        /// Whose.
+        name: String,
+        /// The code: erased once printed or cancelled (the till keeps only its digest).
+        #[serde(default)]
+        code: Option<String>,
+    },
 }
 
 for_the_ui! {
@@ -177,6 +188,8 @@ pub enum ReceiptKind {
     LoyaltySlip,
     /// A test print.
     Test,
+    /// A staff badge.
+    Badge,
 }
 }
 
@@ -188,6 +201,7 @@ impl Receipt {
             Receipt::Voucher { .. } => ReceiptKind::Voucher,
             Receipt::LoyaltySlip { .. } => ReceiptKind::LoyaltySlip,
             Receipt::Test { .. } => ReceiptKind::Test,
+            Receipt::Badge { .. } => ReceiptKind::Badge,
         }
     }
 }

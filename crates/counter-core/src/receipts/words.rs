@@ -25,6 +25,9 @@ pub(super) struct Words {
     pub test_width: &'static str,
     pub test_accents: &'static str,
     pub thanks: &'static str,
+    pub badge: &'static str,
+    pub badge_use: &'static str,
+    pub badge_gone: &'static str,
     /// "Served by {first name}".
     pub served_by: fn(&str) -> String,
 }
@@ -49,6 +52,9 @@ const EN: Words = Words {
     test_width: "The line below fills the paper:",
     test_accents: "Accents:",
     thanks: "Thank you!",
+    badge: "STAFF BADGE",
+    badge_use: "Scan it at the lock screen to sign in. Keep it as a key.",
+    badge_gone: "This badge's code is kept nowhere: make a new badge to print one.",
     served_by: |name| format!("Served by {name}"),
 };
 
@@ -72,6 +78,9 @@ const FR: Words = Words {
     test_width: "La ligne ci-dessous remplit le papier :",
     test_accents: "Accents :",
     thanks: "Merci !",
+    badge: "BADGE EMPLOYÉ",
+    badge_use: "À scanner sur l'écran de verrouillage pour se connecter. À garder comme une clé.",
+    badge_gone: "Le code de ce badge n'est gardé nulle part : faites un nouveau badge pour l'imprimer.",
     served_by: |name| format!("Servi par {name}"),
 };
 

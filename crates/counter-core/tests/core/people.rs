@@ -176,7 +176,7 @@ async fn a_badge_signs_its_person_in_and_a_customers_card_signs_no_one_in() {
         .add_person("Anna Berg", Role::Cashier, CASHIER_PIN)
         .unwrap()
         .id;
-    let badge = counter.make_badge(anna).unwrap();
+    let badge = counter.make_badge(anna).unwrap().code;
     counter.lock_till();
     for not_a_badge in [card.as_str(), "staff_nothere2345678", "", "   "] {
         assert!(

@@ -534,3 +534,77 @@ async fn paper_nearly_out_is_still_said_after_a_receipt_prints() {
         "told {after:?} once it printed"
     );
 }
+
+/// A badge prints as a QR code that signs its person in when read at the lock screen;
+/// once on paper, its code is kept nowhere in the till's file, only its digest.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_badge_prints_as_a_qr_code_that_signs_its_person_in_and_is_then_kept_nowhere() {
+    let env = Env::start().await;
+    let printer = Arc::new(FakePrinter::start().unwrap());
+    let counter = till_with(&env, &printer, Paper::Mm58, Language::Fr).await;
+    let anna = counter
+        .add_person(
+            "Anna Berg",
+            counter_core::roles::Role::Cashier,
+            crate::CASHIER_PIN,
+        )
+        .unwrap()
+        .id;
+    let made = counter.make_badge(anna).unwrap();
+    assert!(made.printing.is_some());
+    let paper = receipts(&printer, 1, Duration::from_secs(10)).await;
+    let badge = &paper[0];
+    fits(badge, Paper::Mm58);
+    assert!(
+        badge.contains("BADGE EMPLOYÉ") && badge.contains("Anna Berg"),
+        "{:?}",
+        badge.text()
+    );
+    assert!(
+        !badge.text().iter().any(|l| l.starts_with("Servi par")),
+        "{:?}",
+        badge.text()
+    );
+    assert_eq!(badge.barcodes.len(), 1);
+    assert_eq!(badge.barcodes[0].kind, BarcodeKind::QrModel2);
+    assert_eq!(badge.barcodes[0].data, made.code);
+
+    // The code, as the camera or a scanner reads it, signs Anna in at the lock screen.
+    let scanned = fake_printer::read_drawn_qr(&badge.barcodes[0].data).unwrap();
+    counter.lock_till();
+    let seat = counter
+        .sign_in(&counter_core::Credential::Badge { code: scanned })
+        .unwrap();
+    assert_eq!(seat.person.unwrap().name, "Anna Berg");
+
+    // Printed: the print queue keeps the code no more (the till keeps its digest on
+    // Anna's line, to match a scan against).
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let kept: Vec<String> = {
+            let db = rusqlite::Connection::open(env.till_dir().join("till.db")).unwrap();
+            let mut rows = db.prepare("SELECT receipt FROM print_jobs").unwrap();
+            rows.query_map([], |r| r.get(0))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap()
+        };
+        let printed = counter
+            .receipts()
+            .unwrap()
+            .iter()
+            .any(|job| job.state == JobState::Printed);
+        if printed
+            && kept
+                .iter()
+                .all(|receipt| !receipt.contains(&made.code[6..]))
+        {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the print queue still holds the badge's code (printed: {printed})"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}

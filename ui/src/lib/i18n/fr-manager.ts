@@ -152,6 +152,7 @@ export const managerWords: Record<ManagerKey, Entry> = {
   receipt_kind_voucher: 'Bon cadeau',
   receipt_kind_loyalty_slip: 'Relevé de fidélité',
   receipt_kind_test: 'Impression de test',
+  receipt_kind_badge: 'Badge employé',
   job_state_queued: 'En attente de l’imprimante',
   job_state_printed: 'Imprimé',
   job_state_kept: 'Non imprimé : pas d’imprimante alors',

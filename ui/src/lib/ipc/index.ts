@@ -126,11 +126,13 @@ import type { Rule } from './bindings/Rule';
 import type { RuleLine } from './bindings/RuleLine';
 import type { SeatView } from './bindings/SeatView';
 import type { RosterExported } from './bindings/RosterExported';
+import type { BadgeMade } from './bindings/BadgeMade';
 import type { RosterImported } from './bindings/RosterImported';
 
 export type {
   RosterExported,
   RosterImported,
+  BadgeMade,
   Action,
   MadeBy,
   Credential,

@@ -3,6 +3,7 @@
 // locks, its name, the roster's files for the shop's other tills). Re-exported by index.ts, the one module components import.
 import { call } from './call';
 import type { Action } from './bindings/Action';
+import type { BadgeMade } from './bindings/BadgeMade';
 import type { Credential } from './bindings/Credential';
 import type { LockPolicy } from './bindings/LockPolicy';
 import type { Person } from './bindings/Person';
@@ -67,8 +68,8 @@ export function resetPersonPin(person: PersonId, pin: string): Promise<void> {
 }
 
 /** Makes a person a new badge; its code, to print or show. */
-export function makeBadge(person: PersonId): Promise<string> {
-  return call<string>('make_badge', { person });
+export function makeBadge(person: PersonId): Promise<BadgeMade> {
+  return call<BadgeMade>('make_badge', { person });
 }
 
 /** The role table, whole. */
