@@ -87,7 +87,8 @@ ui-test:
 # The outbox soak (crates/outbox-soak): writes through counter-core against the server
 # under every kind of fault, the till SIGKILLed and restarted, then a reconciliation
 # from the server's records and a search of the run's files for the API keys. It stops
-# by itself; its last line is `writes=N faults=N kills=N lost=N doubled=N`.
+# by itself; its last line is `writes=N faults=N kills=N lost=N doubled=N misattributed=N`
+# (three people take turns at the till: each write must name the one whose turn it was).
 # `soak-short` (300 writes, every fault kind, 6 kills, ~20 s) is part of `make test`;
 # `soak` is the full run (5,000 writes, 61 kills, ~2.5 min). Both use the debug build:
 # a release build costs ~3 min more and the run, paced like a cashier, is barely faster

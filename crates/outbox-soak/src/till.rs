@@ -24,7 +24,7 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use tokio::io::AsyncBufReadExt;
 
-use crate::workload::{Step, Workload, enrol_email, payment_reference};
+use crate::workload::{STAFF, Staff, Step, Workload, enrol_email, payment_reference, staff_of};
 
 #[derive(Debug, clap::Args)]
 pub struct TillArgs {
@@ -133,8 +133,14 @@ pub async fn run(args: TillArgs) -> anyhow::Result<()> {
         ..OfflinePaymentPolicy::default()
     };
     counter.save_settings(&settings)?;
-    // The till's owner works it: signed in before the first write.
+    // The till's owner signs in first and puts the team on the roster (once).
     crate::reconcile::as_manager(&counter)?;
+    let roster = counter.roster()?;
+    for staff in &STAFF[1..] {
+        if !roster.iter().any(|p| p.name == staff.name) {
+            counter.add_person(staff.name, staff.role, staff.pin)?;
+        }
+    }
 
     tokio::spawn(commands(counter.clone(), clock));
     tokio::spawn(report_status(counter.clone()));
@@ -193,7 +199,9 @@ async fn make_step(counter: &Counter, workload: &Workload, index: usize) -> Stri
 }
 
 async fn try_step(counter: &Counter, workload: &Workload, index: usize) -> Result<String, Error> {
-    // A person at the till: each step is a touch, which keeps it from locking itself.
+    // The step's person at the till, switched in by name and PIN when it is another's
+    // turn; each step is a touch, which keeps the till from locking itself.
+    take_turn(counter, staff_of(index))?;
     counter.still_here()?;
     let card = |c: usize, list: &[crate::workload::Card]| CardId::new(list[c].card_id.clone());
     Ok(match &workload.steps[index] {
@@ -252,6 +260,23 @@ async fn try_step(counter: &Counter, workload: &Workload, index: usize) -> Resul
             }
         }
     })
+}
+
+/// Signs `staff` in, unless they are the one signed in.
+fn take_turn(counter: &Counter, staff: Staff) -> Result<(), Error> {
+    if counter.seat()?.person.is_some_and(|p| p.name == staff.name) {
+        return Ok(());
+    }
+    let person = counter
+        .people()?
+        .into_iter()
+        .find(|p| p.name == staff.name)
+        .expect("the staff is on the roster");
+    counter.sign_in(&counter_core::Credential::Pin {
+        person: person.id,
+        pin: staff.pin.to_owned(),
+    })?;
+    Ok(())
 }
 
 fn scan_outcome(outcome: ScanOutcome) -> String {

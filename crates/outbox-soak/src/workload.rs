@@ -5,6 +5,7 @@
 //! cards, the second a few steps after the first, so the rules predict its answer
 //! (`recent_visit`, unless the server's own records show 15 minutes between them).
 
+use counter_core::roles::Role;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -128,6 +129,40 @@ pub fn generate(seed: u64, steps: usize, points_cards: usize, gift_cards: usize)
 /// An enrolment's email: unique in the run, so the server's customer list finds it.
 pub fn enrol_email(run: &str, n: usize) -> String {
     format!("soak-{run}-{n}@example.com")
+}
+
+/// The till's people, who take turns at the counter: the owner (the till's first
+/// person), a cashier and a manager, each with their PIN.
+pub const STAFF: [Staff; 3] = [
+    Staff {
+        name: "Owner",
+        pin: "2468",
+        role: Role::Owner,
+    },
+    Staff {
+        name: "Anna",
+        pin: "1357",
+        role: Role::Cashier,
+    },
+    Staff {
+        name: "Ben",
+        pin: "8642",
+        role: Role::Manager,
+    },
+];
+
+/// A person of the soak's till.
+#[derive(Debug, Clone, Copy)]
+pub struct Staff {
+    pub name: &'static str,
+    pub pin: &'static str,
+    pub role: Role,
+}
+
+/// Who makes step `step`: the people take turns every seven steps, so that switches
+/// happen while writes wait in the queue, and across the till's SIGKILLs.
+pub fn staff_of(step: usize) -> Staff {
+    STAFF[(step / 7) % STAFF.len()]
 }
 
 /// A payment's reference: unique in the run, so the gift card's ledger finds it.

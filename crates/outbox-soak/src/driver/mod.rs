@@ -475,11 +475,12 @@ async fn soak(run: &mut Run) -> anyhow::Result<(i32, String)> {
         || report.stuck > 0
         || run.stuck_behind_poison > 0
         || report.below_zero > 0
+        || report.misattributed > 0
         || leaks.problems > 0
         || (writes as i64) < target;
     let last = format!(
-        "writes={writes} faults={faults} kills={} lost={} doubled={}",
-        run.kills, report.lost, report.doubled
+        "writes={writes} faults={faults} kills={} lost={} doubled={} misattributed={}",
+        run.kills, report.lost, report.doubled, report.misattributed
     );
     Ok((if failed { 1 } else { 0 }, last))
 }

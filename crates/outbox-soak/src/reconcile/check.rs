@@ -14,6 +14,7 @@ pub async fn check(
     let mut by_card: HashMap<String, Vec<&OutboxItem>> = HashMap::new();
     let mut by_gift_card: HashMap<String, Vec<&OutboxItem>> = HashMap::new();
     for item in &ordered {
+        attribution(workload, item, &mut report);
         if fate(item) == Fate::Open {
             report.stuck += 1;
             report.note(format!("STUCK at the end: {}", describe(item)));
@@ -66,11 +67,12 @@ pub async fn check(
     report.lines.insert(
         0,
         format!(
-            "reconciled {} items: lost={} doubled={} stuck={}",
+            "reconciled {} items: lost={} doubled={} stuck={} misattributed={}",
             items.len(),
             report.lost,
             report.doubled,
-            report.stuck
+            report.stuck,
+            report.misattributed
         ),
     );
     Ok(report)
@@ -287,4 +289,44 @@ async fn check_gift_card(
         ));
     }
     Ok(())
+}
+
+/// Each write names the person whose turn its step was: a payment by the step its
+/// reference carries, an enrolment by its email's number; a scan (a repeat visit may be
+/// confirmed later, by whoever decides) names one of the till's people, never nobody.
+fn attribution(workload: &Workload, item: &OutboxItem, report: &mut Report) {
+    let run = format!("soak-{}-", workload.run);
+    let step = match &item.write {
+        Write::Payment { reference, .. } => reference
+            .as_deref()
+            .and_then(|r| r.split_once(&run))
+            .and_then(|(_, step)| step.parse::<usize>().ok()),
+        Write::Enrol { email, .. } => email
+            .strip_prefix(&run)
+            .and_then(|rest| rest.split_once('@'))
+            .and_then(|(n, _)| n.parse::<usize>().ok())
+            .and_then(|n| {
+                workload
+                    .steps
+                    .iter()
+                    .position(|s| matches!(s, crate::workload::Step::Enrol { n: m } if *m == n))
+            }),
+        _ => None,
+    };
+    let named = match &item.made_by {
+        counter_core::outbox::MadeBy::Person { name, .. } => Some(name.as_str()),
+        _ => None,
+    };
+    let right = match (step, named) {
+        (Some(step), Some(name)) => crate::workload::staff_of(step).name == name,
+        (None, Some(name)) => crate::workload::STAFF.iter().any(|s| s.name == name),
+        (_, None) => false,
+    };
+    if !right {
+        report.misattributed += 1;
+        report.note(format!(
+            "MISATTRIBUTED (step {step:?}, made by {named:?}): {}",
+            describe(item)
+        ));
+    }
 }

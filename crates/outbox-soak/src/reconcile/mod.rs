@@ -348,6 +348,8 @@ pub struct Report {
     pub state_mismatches: u64,
     pub stuck: u64,
     pub below_zero: u64,
+    /// Writes that name another person than the one who made them (or nobody).
+    pub misattributed: u64,
 }
 
 impl Report {
