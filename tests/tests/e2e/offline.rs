@@ -110,8 +110,8 @@ async fn offline_visits_and_a_payment_queue_and_each_reaches_the_server_once() -
             t.starts_with("4 ")
         })
         .await?;
-        // The queue's count on its tab may take the header to two rows: the buttons
-        // are still there.
+        // The queue's count on its tab keeps the header on one row (tested in the queue's
+        // test): the buttons are still there.
         in_view(driver, "act-visit").await?;
         in_view(driver, "act-redeem").await?;
         shot(driver, "counter-offline").await?;

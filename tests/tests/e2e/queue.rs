@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::support::{go, in_demo, scan, shown, stamps, text_until};
+use crate::support::{self, go, in_demo, scan, shown, stamps, text_until};
 use anyhow::{Context, Result, bail, ensure};
 use loyalty_counter_e2e::shot;
 use serde_json::json;
@@ -76,6 +76,14 @@ async fn a_withdrawn_write_never_arrives_and_a_repeat_visit_is_recorded_from_the
             let said = visit(driver, card).await?;
             ensure!(said.contains("will be sent"), "queued visit: {said:?}");
         }
+        // With the queue's count on its tab and the person's name on the lock button,
+        // the header keeps one row at the window's first size, in English and French.
+        text_until(driver, By::Id("status-queued"), WAIT, |t| t.starts_with("2 ")).await?;
+        support::header_in_one_row(driver, "en").await?;
+        support::speak(driver, "fr").await?;
+        shot(driver, "counter-queued-fr").await?;
+        support::header_in_one_row(driver, "fr").await?;
+        support::speak(driver, "en").await?;
 
         // B's visit is withdrawn: asked first, then kept as a record, never sent.
         go(driver, "queue").await?;

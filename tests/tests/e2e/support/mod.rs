@@ -781,3 +781,43 @@ window.__pointers.length = 0;
     driver.cmd(Command::ReleaseActions).await?;
     Ok(())
 }
+
+/// Every button of the header on one row: each starts above the end of the shortest.
+pub async fn header_in_one_row(driver: &WebDriver, language: &str) -> Result<()> {
+    let found = driver
+        .execute(
+            r#"const items = [...document.querySelectorAll(
+                 'header.top nav button, #settings-button, #lock-button')];
+               const rects = items.map((e) => e.getBoundingClientRect());
+               const bottom = Math.min(...rects.map((r) => r.bottom));
+               return { items: items.length, width: window.innerWidth,
+                        low: items.filter((e, i) => rects[i].top >= bottom).map((e) => e.id) };"#,
+            vec![],
+        )
+        .await?
+        .json()
+        .clone();
+    ensure!(
+        found["items"].as_u64() >= Some(7) && found["low"] == json!([]),
+        "the header takes two rows in {language} at {} px: {found}",
+        found["width"]
+    );
+    Ok(())
+}
+
+/// Switches the window's language in the settings (a manager's), and closes them.
+pub async fn speak(driver: &WebDriver, language: &str) -> Result<()> {
+    open_settings(driver).await?;
+    driver
+        .find(By::Id(format!("lang-{language}")))
+        .await?
+        .click()
+        .await?;
+    driver
+        .find(By::Id("settings-button"))
+        .await?
+        .click()
+        .await?;
+    gone(driver, By::Id("settings"), Duration::from_secs(15)).await?;
+    Ok(())
+}

@@ -83,7 +83,7 @@ const words: Record<Key, Entry> = {
   nav_counter: 'Comptoir',
   nav_gift: 'Cartes cadeaux',
   nav_customers: 'Clients',
-  nav_queue: 'File d’attente',
+  nav_queue: 'File',
   settings: 'Réglages',
   language: 'Langue',
   close: 'Fermer',
