@@ -33,9 +33,10 @@ demo: setup app
 # The end-to-end suite leaves most of the machine idle (it waits on its window): the
 # checks that need neither cargo nor the suite's ports and files run beside it, one at a
 # time (`-j2`), each one's output printed whole when it ends.
-test: setup-test build lint rust-test bindings-fresh keychain-test kiosk-session-test
+# The Rust tests run beside the end-to-end tests, which mostly wait on WebKit.
+test: setup-test build lint keychain-test kiosk-session-test
 	$(MAKE) --no-print-directory -j2 --output-sync=target -o setup -o setup-test -o build \
-	  e2e ui-test api-fuzz soak-short
+	  e2e bindings-fresh ui-test api-fuzz soak-short
 
 setup:
 	@scripts/setup.sh build
@@ -121,7 +122,7 @@ fuzz: build
 
 # The keychain path shops use: gnome-keyring's Secret Service in a private D-Bus session;
 # the key lands there, in no file, and a restart finds it.
-keychain-test: rust-test
+keychain-test: build
 	scripts/keychain-test.sh
 
 # The kiosk login session the .deb ships, run for real, twice: cage (headless, then drawing

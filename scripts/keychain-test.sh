@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${KEYCHAIN_TEST_IN_SESSION:-}" != 1 ]; then
-  # counter-core's test binary as `make rust-test` built it (same workspace and features,
+  # counter-core's test binary as `make build` built it (same workspace and features,
   # so cargo only names it), run directly inside the session below.
   tests=$(cargo test --workspace --features loyalty-counter/custom-protocol \
     --no-run 2>&1 | sed -n 's|.*tests/core/main.rs (\(.*\))$|\1|p')

@@ -456,6 +456,17 @@ fn table() -> BTreeMap<&'static str, Vec<Argument>> {
         ),
         ("set_till_name", vec![arg("name", Name, json!("Counter 2"))]),
         (
+            "export_roster",
+            vec![arg("path", Path, json!("/tmp/loyalty-counter-fuzz.roster"))],
+        ),
+        (
+            "import_roster",
+            vec![
+                arg("path", Path, json!("/tmp/loyalty-counter-fuzz.roster")),
+                optional("trust", Reference, json!(null)),
+            ],
+        ),
+        (
             "approve_with_badge",
             vec![
                 arg("code", Scan, json!("staff_0000000000")),
