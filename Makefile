@@ -139,6 +139,7 @@ e2e: build
 	rm -rf target/e2e-home target/axe-review.txt target/axe-screens.txt
 	$(HEADLESS) cargo test --workspace $(FEATURES) --test e2e -- --test-threads=1
 	scripts/no-key-outside-key-files.sh target/e2e-home
+	scripts/private-files.sh target/e2e-home
 	@echo "axe-core: $$(grep -vc '^planted' target/axe-screens.txt) screen states audited ($$(grep -v '^planted' target/axe-screens.txt | sort -u | wc -l) distinct), no violation; what it could not decide, for a person:"
 	@sort -u target/axe-review.txt 2>/dev/null || echo "(nothing)"
 

@@ -43,7 +43,7 @@ impl DemoServer {
     /// written down by [`DemoServer::write_address`], once the till may follow it.
     pub async fn start(data_dir: &Path) -> Result<Self, DemoError> {
         let dir = data_dir.join("demo");
-        std::fs::create_dir_all(&dir).map_err(DemoError::Io)?;
+        counter_core::private::dir(&dir).map_err(DemoError::Io)?;
         let db = dir.join("sandbox.db");
         let (sandbox, business_id) = tokio::task::spawn_blocking(move || {
             let sandbox = Sandbox::open(loyalty_sandbox::Config {

@@ -117,8 +117,10 @@ pub fn run(cli: Cli) {
                 .find(|w| w.label == "main")
                 .ok_or("tauri.conf.json has no main window")?
                 .clone();
-            let (till, mut opening) =
-                till::Till::opening(app.handle().clone(), app.path().app_data_dir()?);
+            // The app's data (the tills, the demo, the key file) are the user's alone.
+            let data_dir = app.path().app_data_dir()?;
+            counter_core::private::dir(&data_dir)?;
+            let (till, mut opening) = till::Till::opening(app.handle().clone(), data_dir);
             app.manage(till);
             app.manage(kiosk::Kiosk::new(cli.kiosk_idle));
             app.manage(camera::CameraDoor::new(cli.camera.clone()));

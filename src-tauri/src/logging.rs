@@ -26,7 +26,8 @@ pub struct LogGuard(#[allow(dead_code)] WorkerGuard);
 /// The levels come from `RUST_LOG` ("warn,counter_core=debug": a level, and a level for
 /// each target) and default to `info` for the app's crates.
 pub fn init(log_dir: &Path) -> Result<LogGuard, Box<dyn std::error::Error>> {
-    std::fs::create_dir_all(log_dir)?;
+    // The logs are the till's user's alone, as its data are.
+    counter_core::private::dir(log_dir)?;
     let file = tracing_appender::rolling::Builder::new()
         .rotation(tracing_appender::rolling::Rotation::DAILY)
         .filename_prefix("loyalty-counter")

@@ -111,8 +111,12 @@ impl App {
     pub fn fresh_home(name: &str) -> Result<PathBuf> {
         let home = Self::empty_home(name)?;
         let data = data_dir_in(&home);
+        // As the app makes its folders: its user's alone.
+        for folder in [data.clone(), data.join("demo")] {
+            counter_core::private::dir(&folder)?;
+        }
         for till in [data.join("till"), data.join("demo/till")] {
-            std::fs::create_dir_all(&till)?;
+            counter_core::private::dir(&till)?;
             let db = counter_core::db::open(&till.join("till.db"))?;
             let now = jiff::Timestamp::now();
             counter_core::pin::set(&db, OWNER_PIN, now)?;

@@ -46,9 +46,10 @@
 //! each other one way only (`crates/layers` checks it in `make lint`). Bottom to top:
 //!
 //! 0. `clock`, `ids`, `kinds`, `keys`, `zoom`, `language`, `lock`, `secrets`,
-//!    `optional_decimal`, `roles`: leaves (time, ids, the API's kinds, keyboard layouts,
-//!    zoom, the till's languages, the one-copy lock, the key in the keychain, a decimal
-//!    kept as text, what each role may do).
+//!    `optional_decimal`, `roles`, `private`: leaves (time, ids, the API's kinds,
+//!    keyboard layouts, zoom, the till's languages, the one-copy lock, the key in the
+//!    keychain, a decimal kept as text, what each role may do, files only the till's
+//!    user reads).
 //! 1. `db`, `pin`, `people`, `roster_file`, `config`: the till's SQLite file and its
 //!    migrations, each person's PIN, the roster, the roster signed for the shop's other
 //!    tills, what the shell sets.
@@ -101,6 +102,7 @@ pub mod payment;
 pub mod people;
 pub mod pin;
 pub mod print_jobs;
+pub mod private;
 pub mod receipts;
 pub mod roles;
 pub mod roster_file;

@@ -199,7 +199,7 @@ impl Counter {
         clock: Arc<dyn Clock>,
         ids: Arc<dyn IdSource>,
     ) -> Result<Counter, Error> {
-        std::fs::create_dir_all(data_dir).map_err(|source| LockError::Io {
+        crate::private::dir(data_dir).map_err(|source| LockError::Io {
             path: data_dir.to_owned(),
             source,
         })?;

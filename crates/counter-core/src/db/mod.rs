@@ -33,6 +33,9 @@ pub enum OpenError {
         /// The version this build knows.
         known: u32,
     },
+    /// The file could not be made the till's user's alone.
+    #[error("keeping the till's database to its user: {0}")]
+    Private(std::io::Error),
 }
 
 /// The WAL's size, in pages of 4 KiB, past which a commit checkpoints (40 MB, where
@@ -45,12 +48,23 @@ pub const WAL_PAGES_AT_MOST: i64 = 10_000;
 /// commit durable before it returns, which is what "stored before the first attempt"
 /// means after a power cut.
 pub fn open(path: &Path) -> Result<Connection, OpenError> {
+    // The user's alone, the WAL and its index too (SQLite gives them the file's mode;
+    // those an earlier version left readable are closed here).
+    crate::private::file(path).map_err(OpenError::Private)?;
+    for other in ["-wal", "-shm"] {
+        let mut name = path.as_os_str().to_owned();
+        name.push(other);
+        crate::private::close_if_there(Path::new(&name)).map_err(OpenError::Private)?;
+    }
     let mut conn = Connection::open(path)?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
     // Every statement the outbox and the cache run again and again stays parsed.
     conn.set_prepared_statement_cache_capacity(64);
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "FULL")?;
+    // What is deleted is overwritten, not left in free pages for a copied file to give
+    // away (as Android, Chromium and Firefox set it).
+    conn.pragma_update(None, "secure_delete", "ON")?;
     // No checkpoint inside a commit a cashier waits on: copying the WAL into the file
     // (and syncing it) took such a write from a few milliseconds to over a hundred. The
     // till's checkpointer does it, every few seconds on a connection of its own
@@ -135,6 +149,55 @@ mod tests {
             .pragma_query_value(None, "synchronous", |r| r.get(0))
             .unwrap();
         assert_eq!(sync, 2, "FULL");
+    }
+
+    /// Another user of the computer reads nothing of the till's file, its WAL or its
+    /// index, even those an earlier version left readable; what is deleted is
+    /// overwritten in the file, not left in its free pages.
+    #[cfg(unix)]
+    #[test]
+    fn the_file_and_its_wal_are_the_users_alone_and_deleted_rows_leave_no_trace() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("till.db");
+        let mode = |name: &str| {
+            std::fs::metadata(dir.path().join(name))
+                .unwrap()
+                .permissions()
+                .mode()
+                & 0o777
+        };
+        {
+            let conn = open(&path).unwrap();
+            conn.execute_batch("CREATE TABLE secrets (text TEXT)")
+                .unwrap();
+            for name in ["till.db", "till.db-wal", "till.db-shm"] {
+                assert_eq!(mode(name), 0o600, "{name}");
+            }
+        }
+        // As an earlier version left them: readable by all.
+        for name in ["till.db", "till.db-wal", "till.db-shm"] {
+            let file = dir.path().join(name);
+            if file.exists() {
+                std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+            }
+        }
+        let conn = open(&path).unwrap();
+        for name in ["till.db", "till.db-wal", "till.db-shm"] {
+            assert_eq!(mode(name), 0o600, "{name} once opened again");
+        }
+        let secret = "Ada Lovelace ada@example.com +44 20 7946 0000";
+        conn.execute("INSERT INTO secrets (text) VALUES (?1)", [secret])
+            .unwrap();
+        checkpoint(&conn).unwrap();
+        conn.execute("DELETE FROM secrets", []).unwrap();
+        conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")
+            .unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        assert!(
+            !bytes.windows(secret.len()).any(|w| w == secret.as_bytes()),
+            "a deleted row is still in the file"
+        );
     }
 
     #[test]
