@@ -16,8 +16,8 @@ pub enum PrinterAddressError {
     /// Port 0.
     #[error("a printer's port is from 1 to 65535")]
     NoPort,
-    /// Not a path under `/dev/`.
-    #[error("{given:?} is not a device under /dev/")]
+    /// Not a printer's device (`/dev/usb/lp0`, `/dev/lp0`, `/dev/ttyUSB0`, …).
+    #[error("{given:?} is not a printer's device")]
     NotADevice {
         /// What was given (cut to 64 characters).
         given: String,

@@ -34,9 +34,21 @@ pub enum PrinterAddress {
 }
 }
 
+/// The devices a receipt printer appears as, each followed by its number.
+const PRINTER_DEVICES: [&str; 6] = [
+    "/dev/usb/lp",
+    "/dev/lp",
+    "/dev/ttyUSB",
+    "/dev/ttyACM",
+    "/dev/ttyS",
+    "/dev/rfcomm",
+];
+
 impl PrinterAddress {
-    /// The address, checked: a host name or IP address, a port, or a device under
-    /// `/dev/`.
+    /// The address, checked: a host name or IP address, a port, or a printer's device:
+    /// a USB printer (`/dev/usb/lp0`), a parallel port (`/dev/lp0`), a serial line
+    /// (`/dev/ttyUSB0`, `/dev/ttyACM0`, `/dev/ttyS0`) or Bluetooth's (`/dev/rfcomm0`),
+    /// never another file under `/dev/` (a disk, `/dev/fd/N`, `/dev/shm/…`).
     pub fn checked(self) -> Result<Self, PrinterAddressError> {
         match self {
             PrinterAddress::Network { host, port } => {
@@ -58,10 +70,11 @@ impl PrinterAddress {
             }
             PrinterAddress::Device { path } => {
                 let path = path.trim().to_owned();
-                let fine = path.starts_with("/dev/")
-                    && path.len() <= 255
-                    && !path.split('/').any(|part| part == "..")
-                    && !path.chars().any(char::is_control);
+                let fine = PRINTER_DEVICES.iter().any(|family| {
+                    path.strip_prefix(family).is_some_and(|n| {
+                        !n.is_empty() && n.len() <= 3 && n.bytes().all(|b| b.is_ascii_digit())
+                    })
+                });
                 if !fine {
                     return Err(PrinterAddressError::NotADevice {
                         given: crate::error::shown(&path),
@@ -155,13 +168,24 @@ async fn open(address: &PrinterAddress) -> Result<Box<dyn Link>, String> {
                 Err(_) => Err("no answer in time".to_owned()),
             }
         }
-        PrinterAddress::Device { path } => tokio::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(path)
-            .await
-            .map(|file| Box::new(file) as Box<dyn Link>)
-            .map_err(|err| err.to_string()),
+        PrinterAddress::Device { path } => {
+            let file = tokio::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .open(path)
+                .await
+                .map_err(|err| err.to_string())?;
+            // What the name leads to is a device, not a file put in its place.
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::FileTypeExt as _;
+                let kind = file.metadata().await.map_err(|err| err.to_string())?;
+                if !kind.file_type().is_char_device() {
+                    return Err(format!("{path} is not a device"));
+                }
+            }
+            Ok(Box::new(file) as Box<dyn Link>)
+        }
     }
 }
 
@@ -238,8 +262,29 @@ mod tests {
         ));
         assert_eq!(network("p", 0).checked(), Err(PrinterAddressError::NoPort));
         let device = |path: &str| PrinterAddress::Device { path: path.into() };
-        assert!(device("/dev/usb/lp0").checked().is_ok());
-        for bad in ["/etc/passwd", "/dev/../etc/passwd", "lp0", "/dev/lp\n0"] {
+        for fine in [
+            "/dev/usb/lp0",
+            " /dev/lp1 ",
+            "/dev/ttyUSB0",
+            "/dev/ttyACM12",
+            "/dev/ttyS3",
+            "/dev/rfcomm0",
+        ] {
+            assert!(device(fine).checked().is_ok(), "{fine:?}");
+        }
+        for bad in [
+            "/etc/passwd",
+            "/dev/../etc/passwd",
+            "lp0",
+            "/dev/lp\n0",
+            "/dev/fd/3",
+            "/dev/shm/printer",
+            "/dev/sda",
+            "/dev/usb/lp",
+            "/dev/usb/lp0/../../sda",
+            "/dev/lp0x",
+            "/dev/ttyUSB0000",
+        ] {
             assert!(
                 matches!(
                     device(bad).checked(),

@@ -168,7 +168,7 @@ export const managerWords = {
   not_allowed_not_waiting_to_print: 'This receipt is not waiting for the printer any more.',
   printer_not_a_host: '“{given}” is not a printer’s address. Type its IP address or name, like 192.168.1.50.',
   printer_no_port: 'A printer’s port is a number from 1 to 65535 (9100 as a rule).',
-  printer_not_a_device: '“{given}” is not a device. Type its path under /dev/, like /dev/usb/lp0.',
+  printer_not_a_device: '“{given}” is not a printer’s device. Type its path: /dev/usb/lp0 (USB), /dev/lp0, /dev/ttyUSB0, /dev/ttyACM0, /dev/ttyS0 (serial) or /dev/rfcomm0 (Bluetooth).',
   customer_title: 'Customer’s screen',
   customer_off: 'Off',
   customer_on_any: 'On another monitor (or a window beside this one)',

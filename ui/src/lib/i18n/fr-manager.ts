@@ -167,7 +167,7 @@ export const managerWords: Record<ManagerKey, Entry> = {
   not_allowed_not_waiting_to_print: 'Ce ticket n’attend plus l’imprimante.',
   printer_not_a_host: '« {given} » n’est pas l’adresse d’une imprimante. Tapez son adresse IP ou son nom, comme 192.168.1.50.',
   printer_no_port: 'Le port d’une imprimante est un nombre de 1 à 65535 (9100 en général).',
-  printer_not_a_device: '« {given} » n’est pas un périphérique. Tapez son chemin sous /dev/, comme /dev/usb/lp0.',
+  printer_not_a_device: '« {given} » n’est pas le périphérique d’une imprimante. Tapez son chemin : /dev/usb/lp0 (USB), /dev/lp0, /dev/ttyUSB0, /dev/ttyACM0, /dev/ttyS0 (série) ou /dev/rfcomm0 (Bluetooth).',
   customer_title: 'Écran client',
   customer_off: 'Éteint',
   customer_on_any: 'Sur un autre écran (ou une fenêtre à côté)',
