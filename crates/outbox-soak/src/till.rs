@@ -142,7 +142,11 @@ pub async fn run(args: TillArgs) -> anyhow::Result<()> {
         }
     }
 
-    tokio::spawn(commands(counter.clone(), clock));
+    // One person at the till at a time: a step (its person signs in, makes the write)
+    // and the owner's visit to connect a new key never interleave, so each write names
+    // the person whose turn it was.
+    let hands = Arc::new(tokio::sync::Mutex::new(()));
+    tokio::spawn(commands(counter.clone(), clock, hands.clone()));
     tokio::spawn(report_status(counter.clone()));
 
     let progress_path = args.dir.join("soak-progress.json");
@@ -166,7 +170,10 @@ pub async fn run(args: TillArgs) -> anyhow::Result<()> {
             let wait = rand::random_range(0..=2 * args.pace_ms);
             tokio::time::sleep(Duration::from_millis(wait)).await;
         }
-        let outcome = make_step(&counter, &workload, index).await;
+        let outcome = {
+            let _at_the_till = hands.lock().await;
+            make_step(&counter, &workload, index).await
+        };
         let newest = newest_item(&counter)?;
         progress = Progress {
             next_step: index + 1,
@@ -292,7 +299,11 @@ fn scan_outcome(outcome: ScanOutcome) -> String {
 
 /// Standard input: `connect URL KEY` (connects, trying again until the service
 /// accepts or another key comes), `clock SECONDS`. Its end stops the till.
-async fn commands(counter: Arc<Counter>, clock: Arc<OffsetClock>) {
+async fn commands(
+    counter: Arc<Counter>,
+    clock: Arc<OffsetClock>,
+    hands: Arc<tokio::sync::Mutex<()>>,
+) {
     let mut lines = tokio::io::BufReader::new(tokio::io::stdin()).lines();
     let mut connecting: Option<tokio::task::JoinHandle<()>> = None;
     while let Ok(Some(line)) = lines.next_line().await {
@@ -303,14 +314,19 @@ async fn commands(counter: Arc<Counter>, clock: Arc<OffsetClock>) {
                     task.abort();
                 }
                 let (counter, url, key) = (counter.clone(), url.to_owned(), key.to_owned());
+                let hands = hands.clone();
                 connecting = Some(tokio::spawn(async move {
                     let mut failures = 0;
                     loop {
-                        // Replacing a kept key is the manager's: their PIN first.
-                        if let Err(err) = crate::reconcile::as_manager(&counter) {
-                            println!("the manager's PIN failed: {err}");
-                        }
-                        match counter.connect(&url, &key).await {
+                        let connected = {
+                            let _at_the_till = hands.lock().await;
+                            // Replacing a kept key is the manager's: their PIN first.
+                            if let Err(err) = crate::reconcile::as_manager(&counter) {
+                                println!("the manager's PIN failed: {err}");
+                            }
+                            counter.connect(&url, &key).await
+                        };
+                        match connected {
                             Ok(_) => {
                                 println!("connected after {failures} failures");
                                 return;
