@@ -77,9 +77,21 @@ async fn the_till_locks_and_people_switch_in_by_name_and_pin_or_by_badge() -> Re
         sign_in(&driver, 1, PIN).await?;
         signed_in(&driver, "Owner").await?;
 
-        // The owner makes Sam a badge; Sam's badge then switches her in, in one scan.
-        let badge = invoke(&driver, "make_badge", json!({ "person": CASHIER_ID })).await?;
-        let badge = badge["code"].as_str().unwrap_or_default().to_owned();
+        // The owner makes Sam a badge in Settings → People, shown as it prints (no
+        // printer here); Sam's badge then switches her in, in one scan.
+        crate::support::open_settings(&driver).await?;
+        shown(&driver, By::Id(format!("person-badge-{CASHIER_ID}")), WAIT)
+            .await?
+            .click()
+            .await?;
+        let badge = shown(&driver, By::Id("badge-code"), WAIT).await?.text().await?;
+        ensure!(
+            driver.find(By::Css("#badge-made svg.qr")).await.is_ok(),
+            "the badge's QR code is not drawn"
+        );
+        shot(&driver, "settings-people-badge").await?;
+        driver.find(By::Id("settings-button")).await?.click().await?;
+        gone(&driver, By::Id("settings"), WAIT).await?;
         ensure!(badge.starts_with("staff_"), "{badge}");
         lock(&driver).await?;
         scanned_at_the_lock(&driver, &badge).await?;
