@@ -246,7 +246,8 @@ impl Till {
                 CommandError::new(counter_core::ErrorCode::DemoFailed, e.to_string())
             })?;
         }
-        self.try_demo().await
+        let mut session = self.session_mut().await;
+        self.start_demo(&mut session).await
     }
 
     /// Stops the demo, if it runs, and opens the real till (not connected) in its place.
@@ -264,9 +265,12 @@ impl Till {
 
     /// Starts the built-in demo server (or keeps the running one) and connects a till of
     /// its own to it with the demo's test key. The real till's data is not touched.
+    /// From a connected till, a manager's ([`Counter::may_try_demo`]).
     pub async fn try_demo(&self) -> Result<Connection, CommandError> {
         let mut session = self.session_mut().await;
-        session.counter.staff()?;
+        if !session.is_demo() {
+            session.counter.may_try_demo()?;
+        }
         self.start_demo(&mut session).await
     }
 

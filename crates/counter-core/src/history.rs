@@ -25,12 +25,21 @@ pub fn instants(
     Ok((start, end))
 }
 
+/// How a gift card's id is written in the export: its whole id is its money.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CardIds {
+    /// The last four characters, as everywhere a person reads it.
+    LastFour,
+    /// Whole, when a manager asks (to match the service's records by hand).
+    Whole,
+}
+
 /// The CSV of `items`, a header first; times in UTC and in `zone` (the till's).
-pub fn to_csv(items: &[OutboxItem], zone: &TimeZone) -> String {
+pub fn to_csv(items: &[OutboxItem], zone: &TimeZone, ids: CardIds) -> String {
     let mut out = csv::Writer::from_writer(Vec::new());
     for item in items {
         // Rows of text and numbers written to memory: nothing can fail.
-        out.serialize(Row::of(item, zone))
+        out.serialize(Row::of(item, zone, ids))
             .expect("a row of text serializes");
     }
     let bytes = out.into_inner().expect("memory takes every byte");
@@ -62,7 +71,7 @@ struct Row {
 }
 
 impl Row {
-    fn of(item: &OutboxItem, zone: &TimeZone) -> Self {
+    fn of(item: &OutboxItem, zone: &TimeZone, ids: CardIds) -> Self {
         let mut row = Row {
             item: item.id.0,
             created_at: utc(item.created_at),
@@ -105,7 +114,10 @@ impl Row {
                 currency,
                 reference,
             } => {
-                row.target = gift_card_id.as_str().to_owned();
+                row.target = match ids {
+                    CardIds::LastFour => crate::receipts::last_four(gift_card_id.as_str()),
+                    CardIds::Whole => gift_card_id.as_str().to_owned(),
+                };
                 row.amount = crate::payment::to_decimal(*amount_minor, currency).to_string();
                 row.currency = currency.to_string();
                 row.reference = cell(reference.as_deref().unwrap_or_default());

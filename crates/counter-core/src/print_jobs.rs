@@ -32,6 +32,9 @@ pub enum JobState {
     Kept,
     /// A manager took it off the queue unprinted.
     Cancelled,
+    /// Its bytes began to leave, then the printer stopped answering: it may have
+    /// printed, and is not sent again until a person says so.
+    Unsure,
 }
 }
 
@@ -42,6 +45,7 @@ impl JobState {
             JobState::Printed => "printed",
             JobState::Kept => "kept",
             JobState::Cancelled => "cancelled",
+            JobState::Unsure => "unsure",
         }
     }
 
@@ -50,6 +54,7 @@ impl JobState {
             "queued" => JobState::Queued,
             "printed" => JobState::Printed,
             "kept" => JobState::Kept,
+            "unsure" => JobState::Unsure,
             _ => JobState::Cancelled,
         }
     }
@@ -114,6 +119,20 @@ fn language_code(language: Language) -> &'static str {
     }
 }
 
+/// Whether `job` is a receipt kept while no printer was set up that was never sent
+/// to one: printing it is its first print, no copy.
+pub(crate) fn never_printed(conn: &Connection, job: JobId) -> rusqlite::Result<bool> {
+    conn.query_row(
+        "SELECT state = 'kept'
+             AND NOT EXISTS (SELECT 1 FROM print_jobs AS again WHERE again.reprint_of = job.id)
+         FROM print_jobs AS job WHERE id = ?1",
+        [job.0],
+        |row| row.get(0),
+    )
+    .optional()
+    .map(|first| first.unwrap_or(false))
+}
+
 /// Stores a job: queued when a printer is set up, else kept.
 pub(crate) fn enqueue(
     conn: &Connection,
@@ -164,6 +183,7 @@ pub(crate) fn heading(
             .or(settings.location_id.map(|l| l.as_str().to_owned())),
         at,
         served_by: served_by.map(|name| crate::people::first_name(name).to_owned()),
+        copy: false,
     };
     let language = settings
         .language
@@ -187,15 +207,15 @@ pub(crate) fn receipt_of(write: &Write, answer: &Answer, heading: Heading) -> Op
                 card_end: last_four(payment.gift_card.id.as_str()),
             })
         }
-        (Write::IssueGiftCard { .. }, Answer::GiftCard(issued)) => Some(Receipt::Voucher {
+        (Write::IssueGiftCard { .. }, Answer::GiftCard(issued)) => Some(Receipt::voucher(
             heading,
-            amount: Money {
+            Money {
                 amount: issued.gift_card.initial_amount,
                 currency: issued.gift_card.currency.clone(),
             },
-            recipient: issued.gift_card.recipient_name.clone(),
-            gift_card: issued.gift_card.id.clone(),
-        }),
+            issued.gift_card.recipient_name.clone(),
+            issued.gift_card.id.clone(),
+        )),
         _ => None,
     }
 }
@@ -289,7 +309,73 @@ fn forget_badge_code(conn: &Connection, id: JobId) -> rusqlite::Result<()> {
     Ok(())
 }
 
-/// The connection failed before the job's last byte: it goes again.
+/// How long a voucher keeps its card's whole id once it is off the queue: the day it
+/// was printed, for a manager to print again a voucher the paper jammed on. After that
+/// a copy is a record, no card.
+pub const VOUCHER_KEEPS_ITS_CARD: jiff::SignedDuration = jiff::SignedDuration::from_hours(24);
+
+/// Forgets the whole gift-card id of every voucher off the queue (printed, cancelled,
+/// or kept without a printer) since before `before`, keeping its last four characters.
+/// Answers how many.
+pub(crate) fn forget_cards(conn: &Connection, before: Timestamp) -> rusqlite::Result<usize> {
+    conn.execute(
+        "UPDATE print_jobs
+         SET receipt = json_set(json_remove(receipt, '$.gift_card'),
+                                '$.card_end', substr(receipt ->> '$.gift_card', -4))
+         WHERE kind = 'voucher' AND state != 'queued'
+           AND receipt ->> '$.gift_card' IS NOT NULL
+           AND coalesce(printed_at, created_at) < ?1",
+        [before.to_string()],
+    )
+}
+
+/// Some of the job's bytes left, then the printer stopped answering: it may have
+/// printed, so it waits for a person ([`settle_unsure`]).
+pub(crate) fn mark_unsure(conn: &Connection, id: JobId, error: &str) -> rusqlite::Result<()> {
+    conn.execute(
+        "UPDATE print_jobs SET state = 'unsure', attempts = attempts + 1, last_error = ?2
+         WHERE id = ?1 AND state = 'queued'",
+        params![id.0, error],
+    )?;
+    Ok(())
+}
+
+/// A person's word on a job that may have printed: it did (`printed`), or it goes to
+/// the printer again. False when the job was not waiting for that word.
+pub(crate) fn settle_unsure(
+    conn: &Connection,
+    id: JobId,
+    printed: bool,
+    now: Timestamp,
+) -> rusqlite::Result<bool> {
+    let settled = if printed {
+        conn.execute(
+            "UPDATE print_jobs SET state = 'printed', printed_at = ?2, last_error = NULL
+             WHERE id = ?1 AND state = 'unsure'",
+            params![id.0, now.to_string()],
+        )?
+    } else {
+        conn.execute(
+            "UPDATE print_jobs SET state = 'queued' WHERE id = ?1 AND state = 'unsure'",
+            [id.0],
+        )?
+    } == 1;
+    if settled && printed {
+        forget_badge_code(conn, id)?;
+    }
+    Ok(settled)
+}
+
+/// How many jobs may have printed and wait for a person's word.
+pub(crate) fn unsure(conn: &Connection) -> rusqlite::Result<u32> {
+    conn.query_row(
+        "SELECT COUNT(*) FROM print_jobs WHERE state = 'unsure'",
+        [],
+        |row| row.get(0),
+    )
+}
+
+/// The connection failed before any of the job's bytes left: it goes again.
 pub(crate) fn attempt_failed(conn: &Connection, id: JobId, error: &str) -> rusqlite::Result<()> {
     conn.execute(
         "UPDATE print_jobs SET attempts = attempts + 1, last_error = ?2 WHERE id = ?1",

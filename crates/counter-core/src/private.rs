@@ -23,6 +23,22 @@ pub fn file(path: &Path) -> io::Result<()> {
     restrict(path, 0o600)
 }
 
+/// Writes `bytes` to `path` (an export the person chose where to put), the user's
+/// alone from its first byte: created 0600, or an earlier file closed before it is
+/// overwritten.
+pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::io::Write as _;
+    let mut options = std::fs::OpenOptions::new();
+    options.create(true).write(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(path)?;
+    restrict(path, 0o600)?;
+    file.set_len(0)?;
+    file.write_all(bytes)?;
+    file.sync_all()
+}
+
 /// Closes `path` to the user, if it exists.
 pub fn close_if_there(path: &Path) -> io::Result<()> {
     match restrict(path, 0o600) {

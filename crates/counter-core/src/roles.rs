@@ -80,9 +80,13 @@ pub enum Seat {
 enum Kind {
     /// Anyone, signed in or not, the kiosk too: the page's own workings and signing in.
     Open,
-    /// What the first set-up and the connect screen do: anyone before the roster
-    /// exists, a manager's approval at the lock screen, a manager's after.
+    /// What the first set-up and the connect screen ask: anyone before the roster
+    /// exists, any person after.
     Connecting,
+    /// Putting back the settings a till runs on (damaged settings): anyone before the
+    /// roster exists, a manager's after, or a manager's approval (at the lock screen
+    /// too: the trouble screen comes before anyone signs in).
+    Repair,
     /// Serving customers: every person.
     Counter,
     /// Serving customers, the kiosk's way too.
@@ -161,15 +165,17 @@ actions! {
     SavedBaseUrl: Connecting,
     /// Whether a base URL is a service's.
     CheckBaseUrl: Connecting,
-    /// Connects with a key.
+    /// Connects with a key (once a key is kept, or writes wait, it is leaving the
+    /// business: [`Action::Disconnect`]).
     Connect: Connecting,
     /// Whether connecting waits.
     ConnectGate: Connecting,
-    /// Opens the built-in demo.
+    /// Opens the built-in demo (from a connected till, it is leaving the business:
+    /// [`Action::Disconnect`]).
     TryDemo: Connecting,
     /// Puts damaged settings back to their defaults (from the trouble screen, before
-    /// anyone signs in).
-    ResetDamagedSettings: Open,
+    /// anyone signs in: with a manager's approval).
+    ResetDamagedSettings: Repair,
     /// Opens the till again after a trouble.
     Reopen: Open,
     /// A card scanned by the wedge.
@@ -228,8 +234,12 @@ actions! {
     ReceiptOf: Counter,
     /// A receipt's preview.
     ReceiptPreview: Counter,
-    /// Prints a receipt again.
-    Reprint: Counter,
+    /// Prints a receipt again (a voucher again is a gift card again).
+    Reprint: Manager,
+    /// Prints a receipt kept while no printer was set up, the first time.
+    PrintKept: Counter,
+    /// Says whether a receipt that may have printed did, or prints it again.
+    SettlePrint: Counter,
     /// The till's places (pass and location).
     TillPlaces: Counter,
     /// The scanner's keyboard layout.
@@ -266,8 +276,8 @@ actions! {
     CancelMessage: Manager,
     /// Turns the kiosk on or off.
     SetKiosk: Manager,
-    /// The queue's history.
-    History: Counter,
+    /// The queue's history (a year of writes: behind the same permission as its export).
+    History: Manager,
     /// Exports the queue's history.
     ExportHistory: Manager,
     /// Cards scanned unusually often.
@@ -352,6 +362,8 @@ impl Action {
         match (self.kind(), seat) {
             (Kind::Open, _) => Allowed,
             (Kind::Connecting, Seat::FirstStart | Seat::Person(_)) => Allowed,
+            (Kind::Repair, Seat::FirstStart | Seat::Person(Role::Manager | Role::Owner)) => Allowed,
+            (Kind::Repair, Seat::Person(Role::Cashier) | Seat::Locked) => WithApproval,
             // Leaving the kiosk: a manager's word at the kiosk's screen.
             (_, Seat::Kiosk) if self == Action::SetKiosk => WithApproval,
             (Kind::CounterAndKiosk, Seat::Kiosk) => Allowed,

@@ -175,11 +175,18 @@ pub(crate) async fn full(
         pages += read.pages;
         // On a thread of the blocking pool: the runtime's own threads go on with the
         // next pages (and, in the demo, with the server that answers them).
-        let storing = core.clone();
+        let (storing, key) = (core.clone(), sender.key.clone());
         let started = core.clock.instant();
-        removed += tokio::task::spawn_blocking(move || read.store(&storing))
-            .await
-            .unwrap_or_else(|stopped| std::panic::resume_unwind(stopped.into_panic()))?;
+        let kept = tokio::task::spawn_blocking(move || {
+            storing.while_key_in_use(&key, |db| read.store(db))
+        })
+        .await
+        .unwrap_or_else(|stopped| std::panic::resume_unwind(stopped.into_panic()));
+        let Some(kept) = kept else {
+            // The key was left while the page came: it belongs to no one here now.
+            break;
+        };
+        removed += kept?;
         time.storing += started.elapsed();
         stored += count;
         state.cursor = next;
@@ -268,9 +275,9 @@ impl Pages {
     /// Stores the pages with the walk's place after them, in one transaction not synced
     /// to the disk: pages lost in a power cut are walked again. After the last page, the
     /// customers the walk did not see are forgotten: answers how many.
-    fn store(self, core: &Core) -> rusqlite::Result<u64> {
+    fn store(self, db: &mut rusqlite::Connection) -> rusqlite::Result<u64> {
         let has_more = self.has_more;
-        crate::db::cache_write(&mut core.db(), |tx| {
+        crate::db::cache_write(db, |tx| {
             if self.first_page {
                 let newest = self.customers.first();
                 tx.execute(

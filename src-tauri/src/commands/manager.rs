@@ -261,10 +261,16 @@ pub async fn export_history(
     to: String,
     state: Option<ItemState>,
     path: String,
+    whole_ids: bool,
 ) -> Result<usize, CommandError> {
     let path = super::chosen_file(&path, "csv", super::Chosen::ToWrite)?;
+    let ids = if whole_ids {
+        counter_core::history::CardIds::Whole
+    } else {
+        counter_core::history::CardIds::LastFour
+    };
     let session = till.session().await;
-    Ok(session.counter.export_history(&from, &to, state, &path)?)
+    Ok(session.counter.export_history(&from, &to, state, &path, ids)?)
 }
 
 /// The cards with unusual activity today: more loyalty scans at this till than the

@@ -50,6 +50,16 @@ pub async fn reprint(till: State<'_, Till>, job: JobId) -> Result<JobId, Command
     Ok(till.session().await.counter.reprint(job)?)
 }
 
+/// A person's word on a receipt that may have printed: it did, or print it again.
+#[tauri::command]
+pub async fn settle_print(
+    till: State<'_, Till>,
+    job: JobId,
+    printed: bool,
+) -> Result<(), CommandError> {
+    Ok(till.session().await.counter.settle_print(job, printed)?)
+}
+
 /// Takes a receipt off the printer's queue unprinted (a manager's).
 #[tauri::command]
 pub async fn cancel_print(till: State<'_, Till>, job: JobId) -> Result<(), CommandError> {

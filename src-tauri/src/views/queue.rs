@@ -101,8 +101,8 @@ pub enum WriteView {
         amount: String,
         /// Its currency.
         currency: String,
-        /// The gift card.
-        gift_card_id: String,
+        /// The gift card's id, its last four characters (the whole id is its money).
+        gift_card_end: String,
         /// Its recipient's name, when the till knows it.
         recipient_name: Option<String>,
         /// The ticket number, if given.
@@ -169,7 +169,7 @@ impl WriteView {
             WriteView::Payment {
                 amount: counter_core::payment::to_decimal(*amount_minor, currency).to_string(),
                 currency: currency.to_string(),
-                gift_card_id: gift_card_id.as_str().to_owned(),
+                gift_card_end: counter_core::receipts::last_four(gift_card_id.as_str()),
                 recipient_name: counter
                     .gift_card(gift_card_id)
                     .ok()
@@ -240,8 +240,8 @@ pub enum AnswerView {
     },
     /// The gift card issued.
     GiftCard {
-        /// Its id.
-        id: String,
+        /// Its id's last four characters (the whole id is its money).
+        card_end: String,
     },
     /// An answer this screen does not detail (messages).
     Other,
@@ -268,7 +268,7 @@ impl From<&Answer> for AnswerView {
             }
         } else if let Answer::GiftCard(issued) = answer {
             AnswerView::GiftCard {
-                id: issued.gift_card.id.as_str().to_owned(),
+                card_end: counter_core::receipts::last_four(issued.gift_card.id.as_str()),
             }
         } else {
             AnswerView::Other

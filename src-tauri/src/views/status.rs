@@ -78,6 +78,8 @@ pub enum CoreEvent {
         state: PrinterState,
         /// Receipts waiting for it.
         waiting: u32,
+        /// Receipts that may have printed, waiting for a person's word.
+        unsure: u32,
     },
 }
 }
@@ -127,6 +129,7 @@ impl From<Event> for CoreEvent {
             Event::Printer(report) => CoreEvent::Printer {
                 state: report.state,
                 waiting: report.waiting,
+                unsure: report.unsure,
             },
         }
     }

@@ -561,6 +561,7 @@ fn table() -> BTreeMap<&'static str, Vec<Argument>> {
                 arg("to", Date, json!("2026-11-23")),
                 optional("state", Choice, json!(null)),
                 arg("path", Path, json!("/tmp/loyalty-counter-fuzz.csv")),
+                arg("wholeIds", Flag, json!(false)),
             ],
         ),
         ("printer", vec![]),
@@ -573,6 +574,10 @@ fn table() -> BTreeMap<&'static str, Vec<Argument>> {
         ),
         ("reprint", vec![arg("job", Number, json!(1))]),
         ("cancel_print", vec![arg("job", Number, json!(1))]),
+        (
+            "settle_print",
+            vec![arg("job", Number, json!(1)), arg("printed", Flag, json!(true))],
+        ),
         ("receipts", vec![]),
         ("receipt_of", vec![arg("item", Number, json!(1))]),
         ("receipt_preview", vec![arg("job", Number, json!(1))]),

@@ -375,10 +375,28 @@ async fn todays_history_lists_and_exports_exactly_todays_writes_with_their_keys(
         }
 
         support::go(driver, "queue").await?;
+        // The history is a manager's, as its export: the cashier's page is refused, and
+        // the button asks for the manager (cancelled: the queue stays).
+        let refused = support::call(
+            driver,
+            "history",
+            json!({"from": "2026-11-23", "to": "2026-11-23", "state": null}),
+        )
+        .await?;
+        ensure!(
+            refused["error"]["data"]["reason"]["kind"] == "manager_only",
+            "a cashier read the history: {refused}"
+        );
         shown(driver, By::Id("queue-view-history"), WAIT)
             .await?
             .click()
             .await?;
+        ensure!(pin_stage(driver, WAIT).await? == "enter", "the history asked no PIN");
+        driver.find(By::Id("pin-cancel")).await?.click().await?;
+        gone(driver, By::Id("pin-pad"), WAIT).await?;
+        shown(driver, By::Id("send-now"), WAIT).await?;
+        driver.find(By::Id("queue-view-history")).await?.click().await?;
+        support::as_manager(driver).await?;
         text_until(driver, By::Id("history-count"), WAIT, |t| t == "2 writes").await?;
         let mut keys = Vec::new();
         for key in driver.find_all(By::Css("#queue-list code.key")).await? {
@@ -387,20 +405,8 @@ async fn todays_history_lists_and_exports_exactly_todays_writes_with_their_keys(
         ensure!(keys.len() == 2, "keys shown: {keys:?}");
         shot(driver, "queue-history").await?;
 
-        // The export is the manager's: the PIN first (cancelled here: no file, no dialog).
-        driver.find(By::Id("history-export")).await?.click().await?;
-        ensure!(pin_stage(driver, WAIT).await? == "enter", "the export asked no PIN");
-        driver.find(By::Id("pin-cancel")).await?.click().await?;
-        gone(driver, By::Id("pin-pad"), WAIT).await?;
-
-        // The file the save dialog would name, written by the real command once the
+        // The file the save dialog would name, written by the real command while the
         // manager is here (the system's dialog itself is not the app's to drive).
-        invoke(
-            driver,
-            "check_pin",
-            json!({"person": null, "pin": PIN, "opens": "visit"}),
-        )
-        .await?;
         let today: String = driver
             .execute("const d = new Date(); return d.getFullYear() + '-' + String(d.getMonth() + 1).padStart(2, '0') + '-' + String(d.getDate()).padStart(2, '0');", vec![])
             .await?
@@ -409,7 +415,8 @@ async fn todays_history_lists_and_exports_exactly_todays_writes_with_their_keys(
         let rows = invoke(
             driver,
             "export_history",
-            json!({"from": today, "to": today, "state": null, "path": path.display().to_string()}),
+            json!({"from": today, "to": today, "state": null,
+                   "path": path.display().to_string(), "wholeIds": false}),
         )
         .await?;
         ensure!(rows == 2, "rows exported: {rows}");

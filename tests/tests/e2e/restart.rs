@@ -226,6 +226,9 @@ async fn a_damaged_setting_is_named_and_reset_and_the_counter_opens() -> Result<
             .await?
             .click()
             .await?;
+        // Putting settings back is a manager's: the PIN pad asks first, before anyone
+        // signs in.
+        support::as_manager(driver).await?;
         counter_of(driver, "Café Réglé").await
     })
     .await

@@ -212,6 +212,22 @@ pub(crate) fn forget_unseen(tx: &Transaction<'_>, walk: i64) -> rusqlite::Result
     Ok(tx.execute("DELETE FROM customers WHERE walk < ?1", [walk])? as u64)
 }
 
+/// Forgets everything the till read of a business: its customers and their search
+/// index, their cards, its gift cards and passes, and where a walk of its customers
+/// stood (a walk never resumes under another key). Writes still waiting stay: they are
+/// the outbox's, and say whose they are.
+pub(crate) fn forget_business(tx: &Transaction<'_>) -> rusqlite::Result<()> {
+    tx.execute_batch(
+        "DELETE FROM customer_search;
+         DELETE FROM customer_digits;
+         DELETE FROM cards;
+         DELETE FROM customers;
+         DELETE FROM gift_cards;
+         DELETE FROM passes;
+         DELETE FROM sync_state;",
+    )
+}
+
 /// Removes a customer the service no longer has (deleted), with their cards.
 pub(crate) fn forget_customer(
     tx: &Transaction<'_>,

@@ -111,6 +111,17 @@ impl Counter {
         })
     }
 
+    /// Whether the till may switch to the demo now: as connecting another key, a
+    /// manager's once a key is kept or writes wait (a connected till switched to the
+    /// demo takes no more payments).
+    pub fn may_try_demo(&self) -> Result<(), Error> {
+        if self.connect_gate()?.needs_manager {
+            self.permit(Action::Disconnect)
+        } else {
+            self.permit(Action::TryDemo)
+        }
+    }
+
     /// Checks `key` with GET /v1/me against `base_url`; only a key the service
     /// accepts is kept (keychain, else owner-only file) and used. Replacing a kept key,
     /// or connecting while writes wait, is a manager's decision ([`Counter::connect_gate`]).
@@ -143,6 +154,14 @@ impl Counter {
         let business = business_of(&me.data, client.base_url().as_str());
         let owner = store::owner_of(&self.core.db(), &business)?;
         let mut saved = settings::load(&self.core.db())?;
+        let same_business = saved.base_url.as_deref() == Some(client.base_url().as_str())
+            && saved.connection.as_ref().and_then(|c| c.business_id.as_deref())
+                == Some(business.id.as_str());
+        if !same_business {
+            // Another business's customers are no one's business here.
+            self.core.set_sender(None);
+            self.forget_business()?;
+        }
         saved.base_url = Some(client.base_url().as_str().to_owned());
         saved.connection = Some(connection.to_keep());
         saved.key = KeptKey::of(&key);
@@ -171,12 +190,25 @@ impl Counter {
         *self.unreadable_key() = None;
         self.core.set_sender(None);
         *self.kept() = None;
+        // The key's business is left: what the till read of it goes too.
+        self.forget_business()?;
         self.change_settings(|saved| {
             saved.connection = None;
             saved.key = KeptKey::Forgotten {
                 fingerprint: in_use.map(|key| key.as_str().to_owned()),
             };
         })
+    }
+
+    /// Forgets what the till read of the business it worked for: customers, their
+    /// search index and cards, gift cards, passes and where a walk stood. Writes still
+    /// waiting stay (the outbox's, each with its business). Called once no key is in
+    /// use, so that no page of a walk lands after it.
+    fn forget_business(&self) -> Result<(), Error> {
+        let mut db = self.core.db();
+        crate::db::cache_write(&mut db, cache::forget_business)?;
+        crate::db::truncate_wal(&db)?;
+        Ok(())
     }
 
     /// The key this till uses, as the service last described it: after a restart, the
@@ -212,6 +244,7 @@ impl Counter {
     pub fn reset_damaged_settings(&self) -> Result<Settings, Error> {
         self.staff()?;
         self.owner()?;
+        self.permit(Action::ResetDamagedSettings)?;
         let loaded = settings::read(&self.core.db())?;
         settings::save(&self.core.db(), &loaded.settings)?;
         Ok(loaded.settings)

@@ -275,6 +275,7 @@ impl Counter {
         counter
             .tasks
             .push(tokio::spawn(printing::run_printer(core.clone())));
+        counter.tasks.push(tokio::spawn(run_forgetter(core.clone())));
         counter.tasks.push(tokio::spawn(run_prober(core)));
         counter
             .tasks
@@ -532,6 +533,32 @@ async fn run_checkpointer(conn: rusqlite::Connection) {
             Ok(back) => conn = Some(back),
             Err(_) => return,
         }
+    }
+}
+
+/// At the start and every hour: what the till must no longer keep is forgotten (a
+/// voucher's whole card once its day is over), and the WAL cut so that it is on the
+/// disk nowhere.
+async fn run_forgetter(core: Arc<Core>) {
+    const EVERY: Duration = Duration::from_secs(3600);
+    loop {
+        forget_now(&core);
+        tokio::time::sleep(EVERY).await;
+    }
+}
+
+fn forget_now(core: &Core) {
+    let before = core.now() - crate::print_jobs::VOUCHER_KEEPS_ITS_CARD;
+    let db = core.db();
+    match crate::print_jobs::forget_cards(&db, before) {
+        Ok(0) => {}
+        Ok(forgotten) => {
+            tracing::info!(forgotten, "vouchers' whole card ids forgotten");
+            if let Err(error) = crate::db::truncate_wal(&db) {
+                tracing::warn!(%error, "the WAL could not be cut");
+            }
+        }
+        Err(error) => tracing::warn!(%error, "vouchers' card ids could not be forgotten"),
     }
 }
 

@@ -86,8 +86,9 @@ for_the_ui! {
 /// again.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IssuedCard {
-    /// Its id.
-    pub id: String,
+    /// Its id's last four characters: the whole id is the card's money, shown only
+    /// when the voucher is handed over.
+    pub card_end: String,
     /// The amount issued (major units, as the service wrote it).
     pub amount: String,
     /// Its currency.
@@ -418,7 +419,7 @@ impl Counter {
                                 .is_some_and(|r| r.email.eq_ignore_ascii_case(recipient_email))
                     })
                     .map(|card| IssuedCard {
-                        id: card.id.as_str().to_owned(),
+                        card_end: crate::receipts::last_four(card.id.as_str()),
                         amount: card.initial_amount.to_string(),
                         currency: card.currency.to_string(),
                         recipient_name: card.recipient.as_ref().map(|r| r.name.clone()),

@@ -87,10 +87,23 @@ impl Counter {
         self.staff()?;
         let stored = print_jobs::get(&self.core.db(), job)?.ok_or(Error::NoSuchReceipt)?;
         self.printer_set_up()?;
+        // A receipt kept while no printer was set up prints a first time as anyone's;
+        // any print after that is a copy, and a manager's (a voucher's copy is a card).
+        let first = print_jobs::never_printed(&self.core.reader(), job)?;
+        self.permit(if first {
+            Action::PrintKept
+        } else {
+            Action::Reprint
+        })?;
+        let receipt = if first {
+            stored.receipt
+        } else {
+            stored.receipt.into_copy()
+        };
         let db = self.core.db();
         let id = print_jobs::enqueue(
             &db,
-            &stored.receipt,
+            &receipt,
             stored.language,
             None,
             Some(job),
@@ -100,6 +113,27 @@ impl Counter {
         drop(db);
         self.printing_changed();
         Ok(id)
+    }
+
+    /// A person's word on a receipt that may have printed (the printer stopped
+    /// answering halfway): it did (`printed`), or it goes to the printer again, as it
+    /// was (a voucher's or a badge's again is a manager's, as a copy is).
+    pub fn settle_print(&self, job: JobId, printed: bool) -> Result<(), Error> {
+        self.staff()?;
+        let stored = print_jobs::get(&self.core.db(), job)?.ok_or(Error::NoSuchReceipt)?;
+        self.permit(settling(&stored, printed))?;
+        let settled = print_jobs::settle_unsure(&self.core.db(), job, printed, self.core.now())?;
+        if !settled {
+            return Err(NotAllowed::NotUnsure.into());
+        }
+        self.printing_changed();
+        Ok(())
+    }
+
+    /// What settling `job` with `printed` is, for the role table.
+    pub(super) fn settling_action(&self, job: JobId, printed: bool) -> Result<Action, Error> {
+        let stored = print_jobs::get(&self.core.reader(), job)?.ok_or(Error::NoSuchReceipt)?;
+        Ok(settling(&stored, printed))
     }
 
     /// Takes a receipt off the printer's queue unprinted (a manager's: a printer gone
@@ -138,7 +172,7 @@ impl Counter {
             .map_or(Paper::default(), |p| p.paper);
         Ok(stored
             .receipt
-            .lay_out(paper, stored.language, &TimeZone::system()))
+            .preview(paper, stored.language, &TimeZone::system()))
     }
 
     /// Tells the core the language the till speaks: receipts print in it.
@@ -198,6 +232,17 @@ impl Counter {
     }
 }
 
+/// Settling a job that may have printed: printing a voucher or a badge again is a
+/// manager's (each is a card), anything else anyone's.
+fn settling(stored: &print_jobs::Stored, printed: bool) -> Action {
+    match stored.receipt.kind() {
+        receipts::ReceiptKind::Voucher | receipts::ReceiptKind::Badge if !printed => {
+            Action::Reprint
+        }
+        _ => Action::SettlePrint,
+    }
+}
+
 /// Tells the screens the printer's state and the receipts waiting, and keeps it as what
 /// they were told.
 fn tell(core: &Core, report: PrinterReport) {
@@ -206,9 +251,11 @@ fn tell(core: &Core, report: PrinterReport) {
 }
 
 fn report(core: &Core) -> Result<PrinterReport, Error> {
+    let db = core.db();
     Ok(PrinterReport {
         state: *core.printer.state.lock().unwrap_or_else(|p| p.into_inner()),
-        waiting: print_jobs::queued(&core.db())?,
+        waiting: print_jobs::queued(&db)?,
+        unsure: print_jobs::unsure(&db)?,
     })
 }
 
@@ -285,6 +332,12 @@ async fn print_next(core: &Core) -> Result<Next, Error> {
         }
         device::Sent::NotNow(state) => {
             set_printer_state(core, state);
+            Next::Retry
+        }
+        device::Sent::Unsure(error) => {
+            print_jobs::mark_unsure(&core.db(), job.job.id, &error)?;
+            set_printer_state(core, PrinterState::Unreachable);
+            tracing::warn!(job = job.job.id.0, %error, "the receipt may have printed: it waits for a person's word");
             Next::Retry
         }
         device::Sent::Failed(state, error) => {

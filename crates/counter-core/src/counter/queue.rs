@@ -121,6 +121,7 @@ impl Counter {
     ) -> Result<Vec<OutboxItem>, Error> {
         self.staff()?;
         let period = self.period(from, to)?;
+        self.permit(Action::History)?;
         Ok(store::made_between(
             &self.core.db(),
             period,
@@ -139,13 +140,14 @@ impl Counter {
         to: &str,
         state: Option<ItemState>,
         path: &Path,
+        ids: history::CardIds,
     ) -> Result<usize, Error> {
         self.staff()?;
         let period = self.period(from, to)?;
         self.permit(Action::ExportHistory)?;
         let items = store::made_between(&self.core.db(), period, state, false, u32::MAX)?;
-        let csv = history::to_csv(&items, &TimeZone::system());
-        std::fs::write(path, csv).map_err(Error::Export)?;
+        let csv = history::to_csv(&items, &TimeZone::system(), ids);
+        crate::private::write(path, csv.as_bytes()).map_err(Error::Export)?;
         Ok(items.len())
     }
 

@@ -158,7 +158,7 @@ impl Counter {
         self.permit(Action::ExportRoster)?;
         let key = roster_file::owner_key(&self.data_dir).map_err(Error::Export)?;
         let (bytes, exported) = roster_file::export(&self.core.db(), &key, self.core.now())?;
-        std::fs::write(path, bytes).map_err(Error::Export)?;
+        crate::private::write(path, bytes.as_ref()).map_err(Error::Export)?;
         Ok(exported)
     }
 

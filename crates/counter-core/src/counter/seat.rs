@@ -285,7 +285,28 @@ impl Counter {
             Action::RetryItem if item().is_some_and(|i| i.write.kind().is_money()) => {
                 Action::ResendPaymentOrIssue
             }
-            Action::Connect if self.connect_gate()?.needs_manager => Action::Disconnect,
+            Action::Connect | Action::TryDemo if self.connect_gate()?.needs_manager => {
+                Action::Disconnect
+            }
+            Action::Reprint
+                if arguments
+                    .get("job")
+                    .and_then(Value::as_i64)
+                    .map(|job| crate::print_jobs::never_printed(&self.core.reader(), crate::print_jobs::JobId(job)))
+                    .transpose()?
+                    == Some(true) =>
+            {
+                Action::PrintKept
+            }
+            Action::SettlePrint => match (
+                arguments.get("job").and_then(Value::as_i64),
+                arguments.get("printed").and_then(Value::as_bool),
+            ) {
+                (Some(job), Some(printed)) => self
+                    .settling_action(crate::print_jobs::JobId(job), printed)
+                    .unwrap_or(Action::SettlePrint),
+                _ => Action::SettlePrint,
+            },
             other => other,
         })
     }

@@ -108,6 +108,14 @@ pub fn checkpoint(conn: &Connection) -> rusqlite::Result<(i64, i64)> {
     })
 }
 
+/// After something was forgotten: everything the WAL holds goes into the database file
+/// (whose freed pages `secure_delete` zeroes) and the WAL is cut to nothing, so the
+/// forgotten rows are on the disk nowhere. Best effort: a reader in the middle of a
+/// read keeps its frames until the next checkpoint.
+pub(crate) fn truncate_wal(conn: &Connection) -> rusqlite::Result<()> {
+    conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+}
+
 /// Runs `write` in one transaction that is not synced to the disk when it commits: for
 /// the cache, which the service gives again. A crash of the app loses nothing (the OS
 /// has the WAL); a power cut may lose the last of these, never a write of the outbox,

@@ -199,6 +199,9 @@ pub enum NotAllowed {
     /// Only a receipt waiting for the printer can be taken off the queue.
     #[error("this receipt is not waiting for the printer")]
     NotWaitingToPrint,
+    /// Only a receipt that may have printed waits for a person's word on it.
+    #[error("this receipt is not waiting for a word on whether it printed")]
+    NotUnsure,
     /// The idle time before the till locks itself out of its range.
     #[error("the till locks after 1 to {max} minutes")]
     LockMinutesOutOfRange {

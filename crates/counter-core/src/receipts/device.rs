@@ -2,10 +2,11 @@
 //! requests, then a job's bytes sent only while it can print.
 //!
 //! A printer keeps what it receives while it cannot print and prints it later, so a
-//! job is never sent while the printer says it cannot print, and never sent again once
-//! all its bytes were written: only a job whose connection failed before its last byte
-//! goes again.
+//! job is never sent while the printer says it cannot print, and never sent again by
+//! itself once any of its bytes left: only a job none of whose bytes left goes again;
+//! one cut off halfway may have printed, and a person says whether to print it again.
 
+use std::io::{self, Read as _, Write as _};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -147,56 +148,128 @@ pub(crate) enum Sent {
     Printed(PrinterState),
     /// Not sent: the printer said it cannot print now.
     NotNow(PrinterState),
-    /// The connection failed before the last byte: the job goes again.
+    /// Not one of the job's bytes left (the printer could not be reached, or the
+    /// connection failed first): the job goes again.
     Failed(PrinterState, String),
+    /// Some of the job's bytes left, then the connection failed or the time ran out:
+    /// the receipt may have printed, so it never goes again by itself.
+    Unsure(String),
 }
 
-/// A connection to the printer, either kind.
-trait Link: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send {}
-impl<T: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send> Link for T {}
+/// How often a device that is not ready yet is tried again.
+const DEVICE_POLL: Duration = Duration::from_millis(10);
 
-async fn open(address: &PrinterAddress) -> Result<Box<dyn Link>, String> {
-    match address {
-        PrinterAddress::Network { host, port } => {
-            let connect = tokio::net::TcpStream::connect((host.as_str(), *port));
-            match tokio::time::timeout(CONNECT_WAIT, connect).await {
-                Ok(Ok(stream)) => {
-                    stream.set_nodelay(true).ok();
-                    Ok(Box::new(stream))
+/// A connection to the printer. A device is opened non-blocking and tried again while
+/// it is not ready, on no thread of its own: a device that never answers costs nothing
+/// once its time runs out, and dropping the link closes it.
+enum Link {
+    Network(tokio::net::TcpStream),
+    Device(std::fs::File),
+}
+
+impl Link {
+    async fn open(address: &PrinterAddress) -> Result<Link, String> {
+        match address {
+            PrinterAddress::Network { host, port } => {
+                let connect = tokio::net::TcpStream::connect((host.as_str(), *port));
+                match tokio::time::timeout(CONNECT_WAIT, connect).await {
+                    Ok(Ok(stream)) => {
+                        stream.set_nodelay(true).ok();
+                        Ok(Link::Network(stream))
+                    }
+                    Ok(Err(err)) => Err(err.to_string()),
+                    Err(_) => Err("no answer in time".to_owned()),
                 }
-                Ok(Err(err)) => Err(err.to_string()),
-                Err(_) => Err("no answer in time".to_owned()),
+            }
+            PrinterAddress::Device { path } => {
+                open_device(path).map(Link::Device).map_err(|err| err.to_string())
             }
         }
-        PrinterAddress::Device { path } => {
-            let file = tokio::fs::OpenOptions::new()
-                .read(true)
-                .write(true)
-                .open(path)
-                .await
-                .map_err(|err| err.to_string())?;
-            // What the name leads to is a device, not a file put in its place.
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::FileTypeExt as _;
-                let kind = file.metadata().await.map_err(|err| err.to_string())?;
-                if !kind.file_type().is_char_device() {
-                    return Err(format!("{path} is not a device"));
+    }
+
+    /// Writes every byte of `bytes`, counting in `sent` those that left.
+    async fn write_all(&mut self, bytes: &[u8], sent: &mut usize) -> io::Result<()> {
+        while *sent < bytes.len() {
+            let rest = &bytes[*sent..];
+            let written = match self {
+                Link::Network(stream) => stream.write(rest).await,
+                Link::Device(file) => loop {
+                    match file.write(rest) {
+                        Err(err) if err.kind() == io::ErrorKind::WouldBlock => {
+                            tokio::time::sleep(DEVICE_POLL).await;
+                        }
+                        Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                        other => break other,
+                    }
+                },
+            }?;
+            if written == 0 {
+                return Err(io::ErrorKind::WriteZero.into());
+            }
+            *sent += written;
+        }
+        if let Link::Network(stream) = self {
+            stream.flush().await?;
+        }
+        Ok(())
+    }
+
+    /// Reads one byte, waiting for it.
+    async fn read_byte(&mut self) -> io::Result<u8> {
+        match self {
+            Link::Network(stream) => stream.read_u8().await,
+            Link::Device(file) => {
+                let mut byte = [0u8];
+                loop {
+                    match file.read(&mut byte) {
+                        Ok(1) => return Ok(byte[0]),
+                        // Nothing yet (a line with nothing to read says so either way).
+                        Ok(_) => tokio::time::sleep(DEVICE_POLL).await,
+                        Err(err) if err.kind() == io::ErrorKind::WouldBlock => {
+                            tokio::time::sleep(DEVICE_POLL).await;
+                        }
+                        Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                        Err(err) => return Err(err),
+                    }
                 }
             }
-            Ok(Box::new(file) as Box<dyn Link>)
+        }
+    }
+
+    /// Says goodbye; what it answers does not matter.
+    async fn finish(mut self) {
+        if let Link::Network(stream) = &mut self {
+            let _ = stream.shutdown().await;
         }
     }
 }
 
+/// Opens a printer's device for reading and writing without blocking, once its name
+/// leads to a device (not a file put in its place); a serial line is set to raw mode,
+/// so every byte passes as it is (no echo, no line editing, no end of line changed).
+fn open_device(path: &str) -> io::Result<std::fs::File> {
+    use rustix::fs::{FileType, Mode, OFlags};
+    let flags = OFlags::RDWR | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
+    let device = rustix::fs::open(path, flags, Mode::empty())?;
+    let kind = FileType::from_raw_mode(rustix::fs::fstat(&device)?.st_mode);
+    if kind != FileType::CharacterDevice {
+        return Err(io::Error::other(format!("{path} is not a device")));
+    }
+    if rustix::termios::isatty(&device) {
+        let mut modes = rustix::termios::tcgetattr(&device)?;
+        modes.make_raw();
+        rustix::termios::tcsetattr(&device, rustix::termios::OptionalActions::Now, &modes)?;
+    }
+    Ok(device.into())
+}
+
 /// Asks the printer's state on `link`.
-async fn ask(link: &mut Box<dyn Link>) -> PrinterState {
+async fn ask(link: &mut Link) -> PrinterState {
     let mut answers = [0u8; 3];
     for (answer, request) in answers.iter_mut().zip(STATUS) {
         let asked = async {
-            link.write_all(&escpos::status_request(request)).await?;
-            link.flush().await?;
-            link.read_u8().await
+            link.write_all(&escpos::status_request(request), &mut 0).await?;
+            link.read_byte().await
         };
         match tokio::time::timeout(ANSWER_WAIT, asked).await {
             Ok(Ok(byte)) => *answer = byte,
@@ -209,15 +282,19 @@ async fn ask(link: &mut Box<dyn Link>) -> PrinterState {
 
 /// The printer's state now.
 pub(crate) async fn state(address: &PrinterAddress) -> PrinterState {
-    match open(address).await {
-        Ok(mut link) => ask(&mut link).await,
+    match Link::open(address).await {
+        Ok(mut link) => {
+            let state = ask(&mut link).await;
+            link.finish().await;
+            state
+        }
         Err(_) => PrinterState::Unreachable,
     }
 }
 
 /// Sends `bytes` when the printer says it can print, on the connection it said so on.
 pub(crate) async fn print(address: &PrinterAddress, bytes: &[u8]) -> Sent {
-    let mut link = match open(address).await {
+    let mut link = match Link::open(address).await {
         Ok(link) => link,
         Err(err) => return Sent::Failed(PrinterState::Unreachable, err),
     };
@@ -225,18 +302,21 @@ pub(crate) async fn print(address: &PrinterAddress, bytes: &[u8]) -> Sent {
     if !state.can_print() {
         return Sent::NotNow(state);
     }
-    let written = async {
-        link.write_all(bytes).await?;
-        link.flush().await
-    };
-    match tokio::time::timeout(WRITE_WAIT, written).await {
+    let mut sent = 0;
+    let written = tokio::time::timeout(WRITE_WAIT, link.write_all(bytes, &mut sent)).await;
+    let failed = match written {
         Ok(Ok(())) => {
             // Every byte is out: whatever the goodbye does, the job is the printer's.
-            let _ = link.shutdown().await;
-            Sent::Printed(state)
+            link.finish().await;
+            return Sent::Printed(state);
         }
-        Ok(Err(err)) => Sent::Failed(PrinterState::Unreachable, err.to_string()),
-        Err(_) => Sent::Failed(PrinterState::Unreachable, "writing timed out".to_owned()),
+        Ok(Err(err)) => err.to_string(),
+        Err(_) => "writing timed out".to_owned(),
+    };
+    if sent == 0 {
+        Sent::Failed(PrinterState::Unreachable, failed)
+    } else {
+        Sent::Unsure(failed)
     }
 }
 
@@ -293,5 +373,94 @@ mod tests {
                 "{bad:?}"
             );
         }
+    }
+
+    /// A pseudo-terminal's two ends: the printer holds the first, the till opens the
+    /// second by its path.
+    fn pseudo_terminal() -> (std::fs::File, PrinterAddress) {
+        use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
+        let printer = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).expect("a pty");
+        grantpt(&printer).expect("grantpt");
+        unlockpt(&printer).expect("unlockpt");
+        let path = ptsname(&printer, Vec::new()).expect("its name");
+        let path = path.into_string().expect("a UTF-8 name");
+        (printer.into(), PrinterAddress::Device { path })
+    }
+
+    /// What this process holds open on `path`.
+    fn handles_on(path: &str) -> usize {
+        std::fs::read_dir("/proc/self/fd")
+            .expect("/proc/self/fd")
+            .filter_map(|entry| std::fs::read_link(entry.ok()?.path()).ok())
+            .filter(|target| target.to_str() == Some(path))
+            .count()
+    }
+
+    /// This process's threads named `name`.
+    fn threads_named(name: &str) -> usize {
+        std::fs::read_dir("/proc/self/task")
+            .expect("/proc/self/task")
+            .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("comm")).ok())
+            .filter(|comm| comm.trim_end() == name)
+            .count()
+    }
+
+    /// A device that never answers a status request costs nothing once its time runs
+    /// out: no thread waits on it and no handle stays open, ask after ask (each ask
+    /// left one of each before, every 2 s while a receipt waited).
+    #[test]
+    fn a_device_that_never_answers_leaks_no_thread_and_no_handle() {
+        const NAME: &str = "device-asks";
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .thread_name(NAME)
+            .build()
+            .expect("a runtime");
+        let (_silent, address) = pseudo_terminal();
+        let PrinterAddress::Device { path } = address.clone() else {
+            unreachable!("a device");
+        };
+        for _ in 0..8 {
+            assert_eq!(runtime.block_on(state(&address)), PrinterState::NoAnswer);
+        }
+        assert_eq!(handles_on(&path), 0, "handles left open on {path}");
+        assert_eq!(threads_named(NAME), 0, "threads left waiting");
+    }
+
+    /// A job whose bytes began to leave, then the printer went, may have printed: it is
+    /// never a failure that goes again by itself. One that failed before its first
+    /// byte is.
+    #[test]
+    fn a_job_cut_off_halfway_is_unsure_and_one_never_started_goes_again() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        let (printer, address) = pseudo_terminal();
+        // The printer says it is ready three times, takes a little of the job, and is
+        // unplugged.
+        let unplugged = std::thread::spawn(move || {
+            let mut printer = printer;
+            let mut request = [0u8; 3];
+            for _ in 0..STATUS.len() {
+                printer.read_exact(&mut request).expect("a status request");
+                printer.write_all(&[0x12]).expect("an answer");
+            }
+            let mut some = vec![0u8; 1000];
+            printer.read_exact(&mut some).expect("the job's first bytes");
+        });
+        let job = vec![b'x'; 1 << 20];
+        let sent = runtime.block_on(print(&address, &job));
+        unplugged.join().expect("the printer's side");
+        assert!(matches!(sent, Sent::Unsure(_)), "{sent:?}");
+
+        // Nothing at the other end at all: nothing left, it goes again.
+        let gone = PrinterAddress::Device {
+            path: "/dev/null/none".to_owned(),
+        };
+        assert!(matches!(
+            runtime.block_on(print(&gone, &job)),
+            Sent::Failed(PrinterState::Unreachable, _)
+        ));
     }
 }

@@ -212,6 +212,9 @@ impl Sheet {
     }
 
     fn heading(&mut self, heading: &Heading, language: Language, zone: &TimeZone) {
+        if heading.copy {
+            self.text(language.words().copy, true, true, Align::Center);
+        }
         self.text(&heading.shop, true, true, Align::Center);
         if let Some(location) = &heading.location {
             self.centred(location);
@@ -295,9 +298,33 @@ fn standing(sheet: &mut Sheet, standing: &Progress, words: &Words) {
     }
 }
 
+/// Where a receipt is laid out: a voucher's whole card only goes on paper.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Medium {
+    Paper,
+    Screen,
+}
+
 impl Receipt {
-    /// The receipt's lines on `paper`, in `language`, its time in `zone`.
+    /// The receipt's lines on `paper`, in `language`, its time in `zone`: what the
+    /// printer prints.
     pub fn lay_out(&self, paper: Paper, language: Language, zone: &TimeZone) -> Preview {
+        self.lay_out_on(Medium::Paper, paper, language, zone)
+    }
+
+    /// The receipt as a screen shows it: as on paper, but a voucher's card by its last
+    /// four characters (its whole id is its money: it goes to the customer on paper).
+    pub fn preview(&self, paper: Paper, language: Language, zone: &TimeZone) -> Preview {
+        self.lay_out_on(Medium::Screen, paper, language, zone)
+    }
+
+    fn lay_out_on(
+        &self,
+        medium: Medium,
+        paper: Paper,
+        language: Language,
+        zone: &TimeZone,
+    ) -> Preview {
         let words = language.words();
         let mut sheet = Sheet {
             columns: paper.columns(),
@@ -330,6 +357,7 @@ impl Receipt {
                 amount,
                 recipient,
                 gift_card,
+                card_end,
             } => {
                 sheet.top(heading, words.voucher, language, zone);
                 sheet.text(&money(amount, language), true, true, Align::Center);
@@ -338,10 +366,27 @@ impl Receipt {
                     sheet.centred(&format!("{} {recipient}", words.voucher_for));
                 }
                 sheet.blank();
-                sheet.lines.push(PaperLine::qr(gift_card.as_str()));
-                sheet.centred(gift_card.as_str());
-                sheet.blank();
-                sheet.centred(words.voucher_use);
+                match (gift_card, medium) {
+                    (Some(card), Medium::Paper) => {
+                        sheet.lines.push(PaperLine::qr(card.as_str()));
+                        sheet.centred(card.as_str());
+                        sheet.blank();
+                        sheet.centred(words.voucher_use);
+                    }
+                    (card, _) => {
+                        let end = card_end
+                            .clone()
+                            .or_else(|| card.as_ref().map(|c| super::last_four(c.as_str())))
+                            .unwrap_or_default();
+                        sheet.pair(words.voucher_card, &format!("****{end}"), false);
+                        sheet.blank();
+                        sheet.plain(if card.is_some() {
+                            words.voucher_on_paper
+                        } else {
+                            words.voucher_not_a_card
+                        });
+                    }
+                }
             }
             Receipt::LoyaltySlip {
                 heading,
@@ -409,6 +454,7 @@ mod tests {
             location: Some("Comptoir n°2".into()),
             at: "2026-11-26T20:45:00Z".parse::<Timestamp>().unwrap(),
             served_by: Some("Anne-Sophie-Marie-Bérangère-Hortense".into()),
+            copy: false,
         }
     }
 
@@ -449,7 +495,8 @@ mod tests {
                 heading: heading(),
                 amount: eur("50"),
                 recipient: Some(long.into()),
-                gift_card: GiftCardId::new("gc_0123456789abcdef"),
+                gift_card: Some(GiftCardId::new("gc_0123456789abcdef")),
+                card_end: Some("cdef".into()),
             },
             Receipt::LoyaltySlip {
                 heading: heading(),

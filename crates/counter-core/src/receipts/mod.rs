@@ -55,6 +55,9 @@ pub struct PrinterReport {
     pub state: PrinterState,
     /// Receipts waiting for it.
     pub waiting: u32,
+    /// Receipts that may have printed (it stopped answering halfway), waiting for a
+    /// person's word.
+    pub unsure: u32,
 }
 }
 
@@ -105,6 +108,9 @@ pub struct Heading {
     /// (not at the kiosk, nor on a receipt made before staff seats).
     #[serde(default)]
     pub served_by: Option<String>,
+    /// A receipt printed again: it says "COPY" under its heading.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub copy: bool,
 }
 
 /// Money as printed.
@@ -143,8 +149,14 @@ pub enum Receipt {
         amount: Money,
         /// Who it is for.
         recipient: Option<String>,
-        /// The card: printed as a QR code the counter scans, and as text.
-        gift_card: GiftCardId,
+        /// The card, whole: printed as a QR code the counter scans, and as text. Only on
+        /// paper, and only while the till still keeps it ([`Receipt::forget_card`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        gift_card: Option<GiftCardId>,
+        /// The card's id cut to its last four characters (read from `gift_card` in a
+        /// voucher an earlier version kept).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        card_end: Option<String>,
     },
     /// A loyalty card's progress, at the counter on request.
     LoyaltySlip {
@@ -194,6 +206,38 @@ pub enum ReceiptKind {
 }
 
 impl Receipt {
+    /// The voucher for a gift card just issued: whole, to print and hand over.
+    pub(crate) fn voucher(
+        heading: Heading,
+        amount: Money,
+        recipient: Option<String>,
+        gift_card: GiftCardId,
+    ) -> Self {
+        Receipt::Voucher {
+            heading,
+            amount,
+            recipient,
+            card_end: Some(last_four(gift_card.as_str())),
+            gift_card: Some(gift_card),
+        }
+    }
+
+    /// The same receipt printed again: it says "COPY".
+    pub(crate) fn into_copy(mut self) -> Self {
+        self.heading_mut().copy = true;
+        self
+    }
+
+    fn heading_mut(&mut self) -> &mut Heading {
+        match self {
+            Receipt::Payment { heading, .. }
+            | Receipt::Voucher { heading, .. }
+            | Receipt::LoyaltySlip { heading, .. }
+            | Receipt::Test { heading }
+            | Receipt::Badge { heading, .. } => heading,
+        }
+    }
+
     /// Which receipt this is.
     pub fn kind(&self) -> ReceiptKind {
         match self {

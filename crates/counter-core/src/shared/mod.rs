@@ -155,6 +155,23 @@ impl Core {
         Ok(released)
     }
 
+    /// Runs `write` on the database while `key` stays the key in use (lock order: the
+    /// sender, then the database): None, and nothing written, once another key or none
+    /// is. What a walk read with a key never lands after that key was left.
+    pub(crate) fn while_key_in_use<T>(
+        &self,
+        key: &KeyFingerprint,
+        write: impl FnOnce(&mut Connection) -> T,
+    ) -> Option<T> {
+        let current = self.sender.read().unwrap_or_else(|p| p.into_inner());
+        if !current.as_ref().is_some_and(|sender| &sender.key == key) {
+            return None;
+        }
+        let written = write(&mut self.db());
+        drop(current);
+        Some(written)
+    }
+
     /// The business the till works for now.
     pub(crate) fn owner(&self) -> Option<OwnerId> {
         *self.owner.lock().unwrap_or_else(|p| p.into_inner())

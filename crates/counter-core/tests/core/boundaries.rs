@@ -8,7 +8,8 @@ use std::time::Duration;
 use counter_core::keys::KeyboardLayout;
 use counter_core::pin::PinError;
 use counter_core::{
-    CheckIn, Config, Enrolment, Error, ErrorCode, GiftCardIssue, ItemState, NotAllowed, PinFor,
+    CheckIn, Config, Counter, Enrolment, Error, ErrorCode, GiftCardIssue, ItemState, NotAllowed,
+    PinFor,
     ScanOutcome,
 };
 use loyalty_api::ScanAction;
@@ -649,4 +650,52 @@ async fn only_a_manager_chooses_the_camera_and_the_scanners_layout_and_a_device_
         counter.chosen_camera().unwrap().as_deref(),
         Some("/dev/video2")
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_business_or_a_forgotten_key_leaves_no_customer_of_the_first_at_the_till() {
+    let env = Env::start().await;
+    let (card, _) = env.new_visit_card().await;
+    let gift = env.gift_card(10).await;
+    let counter = env.counter().await;
+    crate::owner_signs_in(&counter);
+    counter.sync(None).await.unwrap();
+    counter.read_card(&card).await.unwrap();
+    counter.open_gift_card(&gift).await.unwrap();
+    let found = |counter: &Counter| counter.search("Test", 50).unwrap().len();
+    assert!(found(&counter) > 0);
+    // A walk interrupted half-way: it must not resume under another key.
+    env.new_card().await;
+
+    // Connected to another business: the first's customers, cards and gift cards are
+    // gone from the till, from its search index too.
+    let (_, other_key) = other_business(&env).await;
+    counter
+        .connect(&env.sandbox_url(), &other_key)
+        .await
+        .unwrap();
+    assert_eq!(found(&counter), 0);
+    assert!(counter.gift_card(&gift).unwrap().is_none());
+    let db = rusqlite::Connection::open(env.till_dir().join("till.db")).unwrap();
+    for table in ["customers", "cards", "gift_cards", "customer_search", "sync_state"] {
+        let n: i64 = db
+            .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(n, 0, "{table} still holds the first business's rows");
+    }
+
+    // Back to the first business, and its key forgotten: nothing of it stays either.
+    counter.connect(&env.sandbox_url(), &env.key).await.unwrap();
+    counter.sync(None).await.unwrap();
+    assert!(found(&counter) > 0);
+    counter.disconnect().unwrap();
+    assert_eq!(found(&counter), 0);
+    // The till's file and its WAL hold no customer's email any more.
+    let mut bytes = std::fs::read(env.till_dir().join("till.db")).unwrap();
+    bytes.extend(std::fs::read(env.till_dir().join("till.db-wal")).unwrap_or_default());
+    assert!(
+        !bytes.windows(12).any(|w| w == b"@example.com"),
+        "a customer's email is still on the disk"
+    );
+    counter.close().await;
 }

@@ -7,6 +7,7 @@ use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use loyalty_api::{PassId, ScanAction};
 
+use counter_core::history::CardIds;
 use counter_core::input::InputError;
 use counter_core::{Enrolment, Error};
 
@@ -46,6 +47,11 @@ async fn a_days_history_holds_exactly_its_writes_and_its_csv_their_keys() {
         .await
         .unwrap();
     env.clock.advance(jiff::SignedDuration::from_mins(30));
+    let gift = env.gift_card(40).await;
+    counter
+        .take_payment(gift.clone(), "5", Some("T-9".into()))
+        .await
+        .unwrap();
     let (other, _) = env.new_visit_card().await;
     counter
         .record_scan(other.clone(), ScanAction::Visit, None)
@@ -55,7 +61,7 @@ async fn a_days_history_holds_exactly_its_writes_and_its_csv_their_keys() {
 
     let day = today.to_string();
     let listed = counter.history(&day, &day, None, 100).unwrap();
-    assert_eq!(listed.len(), 2, "{listed:?}");
+    assert_eq!(listed.len(), 3, "{listed:?}");
     let before = counter
         .history(&yesterday.to_string(), &yesterday.to_string(), None, 100)
         .unwrap();
@@ -63,25 +69,41 @@ async fn a_days_history_holds_exactly_its_writes_and_its_csv_their_keys() {
     let both = counter
         .history(&yesterday.to_string(), &day, None, 100)
         .unwrap();
-    assert_eq!(both.len(), 3);
-    assert!(both[0].created_at > both[2].created_at, "newest first");
+    assert_eq!(both.len(), 4);
+    assert!(both[0].created_at > both[3].created_at, "newest first");
 
     // The export is a manager's; it holds exactly the day's writes, oldest first.
     let file = env.till_dir().join("today.csv");
+    // The history too: a year of writes is behind the export's permission.
     crate::cashier_signs_in(&counter);
     assert!(matches!(
-        counter.export_history(&day, &day, None, &file),
+        counter.export_history(&day, &day, None, &file, CardIds::LastFour),
+        Err(Error::Pin(_))
+    ));
+    assert!(matches!(
+        counter.history(&day, &day, None, 100),
         Err(Error::Pin(_))
     ));
     assert!(!file.exists());
     crate::owner_signs_in(&counter);
-    assert_eq!(counter.export_history(&day, &day, None, &file).unwrap(), 2);
+    assert_eq!(
+        counter
+            .export_history(&day, &day, None, &file, CardIds::LastFour)
+            .unwrap(),
+        3
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "the export is readable by others");
+    }
     let text = std::fs::read_to_string(&file).unwrap();
     let mut rows = csv::Reader::from_reader(text.as_bytes());
     let header = rows.headers().unwrap().clone();
     let column = |name: &str| header.iter().position(|h| h == name).unwrap();
     let rows: Vec<csv::StringRecord> = rows.records().map(Result::unwrap).collect();
-    assert_eq!(rows.len(), 2);
+    assert_eq!(rows.len(), 3);
     let mut keys: Vec<&str> = rows.iter().map(|r| &r[column("idempotency_key")]).collect();
     let mut expected: Vec<&str> = listed.iter().map(|i| i.idempotency_key.as_str()).collect();
     keys.sort();
@@ -90,15 +112,26 @@ async fn a_days_history_holds_exactly_its_writes_and_its_csv_their_keys() {
     assert_eq!(&rows[0][column("kind")], "enrol");
     assert_eq!(&rows[0][column("name")], "'=Ada, \"the\" first");
     assert_eq!(&rows[0][column("outcome")], "done");
-    assert_eq!(&rows[1][column("action")], "visit");
-    assert_eq!(&rows[1][column("target")], other.as_str());
-    assert!(!rows[1][column("request_id")].is_empty());
+    // A gift card by its last four characters: its whole id is its money.
+    assert_eq!(&rows[1][column("kind")], "payment");
+    let end = &gift.as_str()[gift.as_str().len() - 4..];
+    assert_eq!(&rows[1][column("target")], end);
+    assert!(!text.contains(gift.as_str()), "a whole gift-card id: {text}");
+    assert_eq!(&rows[2][column("action")], "visit");
+    assert_eq!(&rows[2][column("target")], other.as_str());
+    assert!(!rows[2][column("request_id")].is_empty());
     // Each row says who made it: the owner, who worked the till that day.
     assert!(
         rows.iter().all(|r| &r[column("made_by")] == "Owner"),
         "{text}"
     );
     assert!(!text.contains(&env.key), "the API key is in the export");
+    // Whole, when the manager asks for it.
+    let whole = env.till_dir().join("whole.csv");
+    counter
+        .export_history(&day, &day, None, &whole, CardIds::Whole)
+        .unwrap();
+    assert!(std::fs::read_to_string(&whole).unwrap().contains(gift.as_str()));
 
     // Dates that are not a period are refused, and nothing is written.
     let bad = env.till_dir().join("bad.csv");
@@ -107,7 +140,7 @@ async fn a_days_history_holds_exactly_its_writes_and_its_csv_their_keys() {
         ("2025-01-01", "2026-12-31"),
         ("23/11/2026", "2026-11-23"),
     ] {
-        let refused = counter.export_history(from, to, None, &bad);
+        let refused = counter.export_history(from, to, None, &bad, CardIds::LastFour);
         assert!(matches!(refused, Err(Error::Input(_))), "{refused:?}");
     }
     assert!(matches!(

@@ -235,6 +235,96 @@ async fn a_voucher_carries_the_gift_cards_id_as_a_qr_code_the_counter_opens() {
     }
 }
 
+/// Every text line of a preview, and whether it holds a QR code.
+fn preview_of(counter: &Counter, job: counter_core::print_jobs::JobId) -> (String, bool) {
+    let preview = counter.receipt_preview(job).unwrap();
+    let mut text = String::new();
+    let mut qr = false;
+    for line in &preview.lines {
+        match line {
+            counter_core::receipts::PaperLine::Text { text: t, .. } => {
+                text.push_str(t);
+                text.push('\n');
+            }
+            counter_core::receipts::PaperLine::Qr { .. } => qr = true,
+        }
+    }
+    (text, qr)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_vouchers_card_is_whole_only_on_paper_its_copy_is_a_managers_and_its_day_over_no_card()
+{
+    let env = Env::start().await;
+    let printer = Arc::new(FakePrinter::start().unwrap());
+    let counter = till_with(&env, &printer, Paper::Mm80, Language::En).await;
+    let issued = counter
+        .issue_gift_card(GiftCardIssue {
+            amount: "15".into(),
+            currency: "EUR".into(),
+            locale: "en".into(),
+            recipient_name: "Ines".into(),
+            recipient_email: "ines@example.com".into(),
+        })
+        .await
+        .unwrap();
+    let Outcome::Done { answer, .. } = issued else {
+        panic!("{issued:?}");
+    };
+    let card = answer.gift_card.id.as_str().to_owned();
+    let end = &card[card.len() - 4..];
+    receipts(&printer, 1, Duration::from_secs(10)).await;
+    let job = counter.receipts().unwrap()[0].id;
+
+    // On screen, the card by its last four characters, and no QR code.
+    let (text, qr) = preview_of(&counter, job);
+    assert!(!qr && !text.contains(&card), "{text}");
+    assert!(text.contains(&format!("****{end}")), "{text}");
+
+    // A copy is a manager's: a cashier is refused, through the page's door and the core.
+    crate::cashier_signs_in(&counter);
+    let arguments = serde_json::json!({ "job": job.0 });
+    assert!(matches!(
+        crate::door(&counter, counter_core::roles::Action::Reprint, arguments),
+        Err(Error::Pin(_))
+    ));
+    assert!(matches!(counter.reprint(job), Err(Error::Pin(_))));
+    assert_eq!(printer.paper().unwrap().len(), 1);
+
+    // The manager's copy says so, and is still the card (the paper may have jammed).
+    crate::owner_signs_in(&counter);
+    counter.reprint(job).unwrap();
+    let paper = receipts(&printer, 2, Duration::from_secs(10)).await;
+    assert!(paper[1].contains("COPY"), "{:?}", paper[1].text());
+    assert_eq!(paper[1].barcodes.len(), 1);
+    assert_eq!(paper[1].barcodes[0].data, card);
+
+    // A day later the till keeps the card's last four alone: a copy is a record.
+    counter.close().await;
+    env.clock.advance(jiff::SignedDuration::from_hours(25));
+    let counter = env.counter().await;
+    crate::owner_signs_in(&counter);
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while !preview_of(&counter, job).0.contains("no card") {
+        assert!(std::time::Instant::now() < deadline, "the card is still kept");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let db = rusqlite::Connection::open(env.till_dir().join("till.db")).unwrap();
+    let kept: Vec<String> = db
+        .prepare("SELECT receipt FROM print_jobs")
+        .unwrap()
+        .query_map([], |row| row.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert!(kept.iter().all(|r| !r.contains(&card)), "{kept:?}");
+    counter.reprint(job).unwrap();
+    let paper = receipts(&printer, 3, Duration::from_secs(10)).await;
+    assert!(paper[2].contains("COPY") && paper[2].contains(&format!("****{end}")));
+    assert!(paper[2].barcodes.is_empty(), "a copy printed as a card");
+    counter.close().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_loyalty_slip_shows_the_progress_and_prints_again_on_request() {
     let env = Env::start().await;
@@ -258,7 +348,89 @@ async fn a_loyalty_slip_shows_the_progress_and_prints_again_on_request() {
     assert_ne!(again, slip);
     let paper = receipts(&printer, 2, Duration::from_secs(10)).await;
     assert_eq!(paper.len(), 2);
-    assert_eq!(paper[0].text(), paper[1].text());
+    // The same slip, marked as a copy.
+    let copy = paper[1].text();
+    assert_eq!(copy[0].trim(), "DUPLICATA");
+    assert_eq!(paper[0].text(), copy[1..]);
+}
+
+/// Puts `job` where a printer that stopped answering halfway leaves it: it may have
+/// printed (what the device's own test makes happen on a pseudo-terminal).
+fn left_unsure(env: &Env, job: counter_core::print_jobs::JobId) {
+    let db = rusqlite::Connection::open(env.till_dir().join("till.db")).unwrap();
+    let changed = db
+        .execute(
+            "UPDATE print_jobs SET state = 'unsure' WHERE id = ?1",
+            [job.0],
+        )
+        .unwrap();
+    assert_eq!(changed, 1);
+}
+
+/// A receipt that may have printed is never sent again by itself: the person at the
+/// printer says it did (it stays printed, once) or has it printed again, as it was; a
+/// voucher again is a manager's, as its copy is. The screens count it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_receipt_that_may_have_printed_waits_for_a_persons_word() {
+    let env = Env::start().await;
+    let printer = Arc::new(FakePrinter::start().unwrap());
+    let counter = till_with(&env, &printer, Paper::Mm80, Language::En).await;
+    let (card, _) = env.new_visit_card().await;
+    counter
+        .record_scan(card.clone(), ScanAction::Visit, None)
+        .await
+        .unwrap();
+    counter.read_card(&card).await.unwrap();
+    let slip = counter.print_slip(&card).await.unwrap();
+    receipts(&printer, 1, Duration::from_secs(10)).await;
+    let issued = counter
+        .issue_gift_card(GiftCardIssue {
+            amount: "10".into(),
+            currency: "EUR".into(),
+            locale: "en".into(),
+            recipient_name: "Noor".into(),
+            recipient_email: "noor@example.com".into(),
+        })
+        .await
+        .unwrap();
+    assert!(matches!(issued, Outcome::Done { .. }), "{issued:?}");
+    receipts(&printer, 2, Duration::from_secs(10)).await;
+    let voucher = counter.receipts().unwrap()[0].id;
+    left_unsure(&env, slip);
+    left_unsure(&env, voucher);
+    assert_eq!(counter.printer_report().await.unwrap().unsure, 2);
+
+    // Nothing goes again by itself.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert_eq!(printer.paper().unwrap().len(), 2);
+
+    // A cashier may say a slip printed, or print it again; not a voucher again.
+    crate::cashier_signs_in(&counter);
+    let again = serde_json::json!({ "job": voucher.0, "printed": false });
+    assert!(matches!(
+        crate::door(&counter, counter_core::roles::Action::SettlePrint, again),
+        Err(Error::Pin(_))
+    ));
+    assert!(matches!(counter.settle_print(voucher, false), Err(Error::Pin(_))));
+    counter.settle_print(slip, false).unwrap();
+    let paper = receipts(&printer, 3, Duration::from_secs(10)).await;
+    assert!(!paper[2].contains("COPY"), "{:?}", paper[2].text());
+    assert_eq!(paper[2].text(), paper[0].text(), "the slip again, as it was");
+
+    // The voucher printed after all: said once, it stays printed, and nothing prints.
+    counter.settle_print(voucher, true).unwrap();
+    assert!(matches!(
+        counter.settle_print(voucher, true),
+        Err(Error::NotAllowed(NotAllowed::NotUnsure))
+    ));
+    let jobs = counter.receipts().unwrap();
+    let state = |job| jobs.iter().find(|j| j.id == job).unwrap().state;
+    assert_eq!(state(voucher), JobState::Printed);
+    assert_eq!(state(slip), JobState::Printed);
+    assert_eq!(counter.printer_report().await.unwrap().unsure, 0);
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(printer.paper().unwrap().len(), 3);
+    counter.close().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -58,6 +58,8 @@ export const actionWords: Record<Action, string> = {
   receipt_of: 'Find a write’s receipt',
   receipt_preview: 'Preview a receipt',
   reprint: 'Print a receipt again',
+  print_kept: 'Print a kept receipt the first time',
+  settle_print: 'Say whether a receipt that may have printed did, or print it again',
   till_places: 'See the till’s pass and location',
   scanner_layout: 'See the scanner’s layout',
   customer_display: 'See the customer’s screen set up',

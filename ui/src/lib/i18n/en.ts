@@ -163,6 +163,9 @@ const words = {
   probably_it_note: 'Issued already (the manager found the card)',
   pin_for_send_again: 'Manager: send money again',
   pin_for_connect: 'Manager: connect another key',
+  pin_for_reprint: 'Manager: print a copy',
+  pin_for_demo: 'Manager: switch the till to the demo',
+  pin_for_reset_settings: 'Manager: put the damaged settings back',
   waits_for_business: 'Waits for a key of {name}: it is sent only under that business’s key.',
   waits_for_business_test: 'Waits for a test key of {name}: it is sent only under that business’s key.',
   connect_waiting: {

@@ -211,6 +211,8 @@ function describeData(data: ErrorData, lang: Lang): string {
           return tr(lang, 'not_allowed_no_printer');
         case 'not_waiting_to_print':
           return tr(lang, 'not_allowed_not_waiting_to_print');
+        case 'not_unsure':
+          return tr(lang, 'not_allowed_not_unsure');
         case 'threshold_out_of_range':
           return tr(lang, 'not_allowed_threshold', { max: r.max });
         case 'lock_minutes_out_of_range':

@@ -57,6 +57,8 @@ export const actionWords: Record<Action, string> = {
   receipt_of: 'Trouver le ticket d’une opération',
   receipt_preview: 'Aperçu d’un ticket',
   reprint: 'Réimprimer un ticket',
+  print_kept: 'Imprimer une première fois un ticket gardé',
+  settle_print: 'Dire si un ticket peut-être imprimé l’a été, ou le réimprimer',
   till_places: 'Voir le programme et le lieu de la caisse',
   scanner_layout: 'Voir la disposition du scanner',
   customer_display: 'Voir l’écran client configuré',

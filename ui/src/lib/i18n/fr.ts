@@ -162,6 +162,9 @@ const words: Record<Key, Entry> = {
   probably_it_note: 'Déjà émise (le responsable a trouvé la carte)',
   pin_for_send_again: 'Responsable : renvoyer de l’argent',
   pin_for_connect: 'Responsable : connecter une autre clé',
+  pin_for_reprint: 'Responsable : imprimer un duplicata',
+  pin_for_demo: 'Responsable : passer la caisse en démo',
+  pin_for_reset_settings: 'Responsable : rétablir les réglages endommagés',
   waits_for_business: 'En attente d’une clé de {name} : elle n’est envoyée qu’avec une clé de ce commerce.',
   waits_for_business_test: 'En attente d’une clé de test de {name} : elle n’est envoyée qu’avec une clé de ce commerce.',
   connect_waiting: {

@@ -11,7 +11,7 @@ const payment: WriteView = {
   kind: 'payment',
   amount: '12.50',
   currency: 'EUR',
-  gift_card_id: 'gc_1',
+  gift_card_end: 'c_1a',
   recipient_name: null,
   reference: 'T-88',
 };
@@ -33,7 +33,7 @@ const answers: AnswerView[] = [
   { kind: 'scan', visits: 3, points: 40, rewards_available: 1 },
   paid,
   { kind: 'customer', id: 'cus_1' },
-  { kind: 'gift_card', id: 'gc_1' },
+  { kind: 'gift_card', card_end: 'c_1a' },
   { kind: 'other' },
 ];
 const reasons: DecisionReason[] = [
@@ -72,7 +72,7 @@ describe('queue sentences', () => {
 
   it('name the amounts exactly, the sign of points in words, and the ticket', () => {
     expect(describeWrite(deduct, 'en')).toBe('15 points deducted · card card_1 (Ana)');
-    expect(describeWrite(payment, 'en')).toBe('Payment of 12.50 EUR · gift card gc_1 · ticket T-88');
+    expect(describeWrite(payment, 'en')).toBe('Payment of 12.50 EUR · gift card ****c_1a · ticket T-88');
     expect(describeAnswer(paid, 'en')).toBe('12.50 EUR taken; 37.50 EUR left.');
   });
 

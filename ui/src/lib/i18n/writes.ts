@@ -8,6 +8,10 @@ import { tr } from './strings';
 /** A card's id with the name of whom it belongs to, when the till knows it. */
 const named = (id: string, name: string | null): string => (name ? `${id} (${name})` : id);
 
+/** A gift card as a person reads it: its last four characters, as on receipts (the
+ *  whole id is its money). */
+export const cardEnd = (end: string): string => `****${end}`;
+
 /** What a write does, in one line. */
 export function describeWrite(what: WriteView, lang: Lang): string {
   switch (what.kind) {
@@ -19,7 +23,7 @@ export function describeWrite(what: WriteView, lang: Lang): string {
       return tr(lang, n < 0 ? 'what_points_deduct' : 'what_points_add', { n: Math.abs(n), card });
     }
     case 'payment': {
-      const card = named(what.gift_card_id, what.recipient_name);
+      const card = named(cardEnd(what.gift_card_end), what.recipient_name);
       const line = tr(lang, 'what_payment', { amount: what.amount, currency: what.currency, card });
       return what.reference ? `${line} · ${tr(lang, 'what_reference', { reference: what.reference })}` : line;
     }
@@ -46,7 +50,7 @@ export function describeAnswer(answer: AnswerView, lang: Lang): string {
     case 'customer':
       return tr(lang, 'answer_customer', { id: answer.id });
     case 'gift_card':
-      return tr(lang, 'answer_gift_card', { id: answer.id });
+      return tr(lang, 'answer_gift_card', { id: cardEnd(answer.card_end) });
     case 'other':
       return tr(lang, 'answer_other');
   }

@@ -466,9 +466,10 @@ export function history(from: string, to: string, state: ItemState | null): Prom
   return call<QueueItemView[]>('history', { from, to, state });
 }
 
-/** Writes the CSV of a period's writes to `path` (from the save dialog); answers how many. */
-export function exportHistory(from: string, to: string, state: ItemState | null, path: string): Promise<number> {
-  return call<number>('export_history', { from, to, state, path });
+/** Writes the CSV of a period's writes to `path` (from the save dialog); answers how
+ *  many. Gift cards by their last four characters, unless `wholeIds` (a manager's). */
+export function exportHistory(from: string, to: string, state: ItemState | null, path: string, wholeIds: boolean): Promise<number> {
+  return call<number>('export_history', { from, to, state, path, wholeIds });
 }
 
 /** The business's figures for a period, beside the period of the same length before. */

@@ -43,6 +43,11 @@ export function reprint(job: JobId): Promise<JobId> {
   return call<JobId>('reprint', { job });
 }
 
+/** A person's word on a receipt that may have printed: it did, or print it again. */
+export function settlePrint(job: JobId, printed: boolean): Promise<void> {
+  return call<void>('settle_print', { job, printed });
+}
+
 /** Takes a receipt off the printer's queue unprinted (a manager's). */
 export function cancelPrint(job: JobId): Promise<void> {
   return call<void>('cancel_print', { job });

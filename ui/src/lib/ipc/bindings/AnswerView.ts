@@ -33,6 +33,6 @@ balance_after: string, } | { "kind": "customer",
  */
 id: string, } | { "kind": "gift_card", 
 /**
- * Its id.
+ * Its id's last four characters (the whole id is its money).
  */
-id: string, } | { "kind": "other" };
+card_end: string, } | { "kind": "other" };

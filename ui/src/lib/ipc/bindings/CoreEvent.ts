@@ -64,4 +64,8 @@ state: PrinterState,
 /**
  * Receipts waiting for it.
  */
-waiting: number, };
+waiting: number, 
+/**
+ * Receipts that may have printed, waiting for a person's word.
+ */
+unsure: number, };

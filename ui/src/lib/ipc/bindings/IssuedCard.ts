@@ -6,9 +6,10 @@
  */
 export type IssuedCard = { 
 /**
- * Its id.
+ * Its id's last four characters: the whole id is the card's money, shown only
+ * when the voucher is handed over.
  */
-id: string, 
+card_end: string, 
 /**
  * The amount issued (major units, as the service wrote it).
  */

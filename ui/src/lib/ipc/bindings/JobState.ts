@@ -3,4 +3,4 @@
 /**
  * Where a job stands.
  */
-export type JobState = "queued" | "printed" | "kept" | "cancelled";
+export type JobState = "queued" | "printed" | "kept" | "cancelled" | "unsure";

@@ -12,4 +12,9 @@ state: PrinterState,
 /**
  * Receipts waiting for it.
  */
-waiting: number, };
+waiting: number, 
+/**
+ * Receipts that may have printed (it stopped answering halfway), waiting for a
+ * person's word.
+ */
+unsure: number, };

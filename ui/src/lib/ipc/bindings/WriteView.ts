@@ -34,9 +34,9 @@ amount: string,
  */
 currency: string, 
 /**
- * The gift card.
+ * The gift card's id, its last four characters (the whole id is its money).
  */
-gift_card_id: string, 
+gift_card_end: string, 
 /**
  * Its recipient's name, when the till knows it.
  */
