@@ -129,7 +129,8 @@ impl DemoServer {
         };
         let text =
             serde_json::to_string_pretty(&address).map_err(|e| DemoError::Start(e.to_string()))?;
-        counter_core::private::write(&data_dir.join("demo/server.json"), text.as_bytes()).map_err(DemoError::Io)
+        counter_core::private::write(&data_dir.join("demo/server.json"), text.as_bytes())
+            .map_err(DemoError::Io)
     }
 }
 

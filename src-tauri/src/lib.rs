@@ -11,10 +11,11 @@
 //! Each module uses only its own layer or lower ones (`crates/layers` checks it in
 //! `make lint`). Bottom to top:
 //!
-//! 0. `views`, `customer`, `kiosk`, `logging`, `instance`, `trouble`, `demo`,
-//!    `demo_off`: leaves (what the page receives, the customer's window, the kiosk's
-//!    session, the log, one copy, what went wrong, the built-in demo; `demo_off.rs` is
-//!    the file `demo` is read from in a build without it).
+//! 0. `views`, `strict`, `customer`, `kiosk`, `logging`, `instance`, `trouble`,
+//!    `demo`, `demo_off`: leaves (what the page receives, the objects it sends read
+//!    strictly, the customer's window, the kiosk's session, the log, one copy, what
+//!    went wrong, the built-in demo; `demo_off.rs` is the file `demo` is read from in a
+//!    build without it).
 //! 1. `error`, `cli`, `mailbox`: a command's error, the command line, each window's
 //!    mailbox of events.
 //! 2. `camera`, `till`: the camera a screen opened, the open till.
@@ -53,6 +54,7 @@ mod instance;
 mod kiosk;
 mod logging;
 mod mailbox;
+mod strict;
 mod till;
 mod trouble;
 mod views;

@@ -6,6 +6,7 @@ use tauri::{AppHandle, State};
 
 use crate::CommandError;
 use crate::customer::{self, MonitorView};
+use crate::strict::Strict;
 use crate::till::Till;
 
 /// What the customer's screen shows now (its window's first paint; events follow).
@@ -40,10 +41,10 @@ pub async fn customer_display(
 pub async fn set_customer_display(
     app: AppHandle,
     till: State<'_, Till>,
-    display: Option<CustomerDisplay>,
+    display: Strict<Option<CustomerDisplay>>,
 ) -> Result<(), CommandError> {
     let session = till.session().await;
-    session.counter.set_customer_display(display)?;
+    session.counter.set_customer_display(display.0)?;
     let kept = session.counter.customer_display()?;
     customer::follow(&app, kept.map(|d| d.monitor));
     Ok(())

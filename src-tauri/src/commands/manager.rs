@@ -12,6 +12,7 @@ use tauri::State;
 use super::ConnectionView;
 use crate::CommandError;
 use crate::kiosk::{Kiosk, KioskStatus};
+use crate::strict::Strict;
 use crate::till::Till;
 
 use counter_core::Outcome;
@@ -97,10 +98,10 @@ pub async fn issue_choices(till: State<'_, Till>) -> Result<IssueChoices, Comman
 #[tauri::command]
 pub async fn issue_gift_card(
     till: State<'_, Till>,
-    issue: counter_core::GiftCardIssue,
+    issue: Strict<counter_core::GiftCardIssue>,
 ) -> Result<Outcome<Issued>, CommandError> {
     let session = till.session().await;
-    let outcome = session.counter.issue_gift_card(issue).await?;
+    let outcome = session.counter.issue_gift_card(issue.0).await?;
     Ok(outcome.map(Issued::from, |never| never))
 }
 
@@ -108,10 +109,10 @@ pub async fn issue_gift_card(
 #[tauri::command]
 pub async fn figures(
     till: State<'_, Till>,
-    period: counter_core::FiguresPeriod,
+    period: Strict<counter_core::FiguresPeriod>,
 ) -> Result<counter_core::Figures, CommandError> {
     let session = till.session().await;
-    Ok(session.counter.figures(&period).await?)
+    Ok(session.counter.figures(&period.0).await?)
 }
 
 /// A page of one of the manager's lists (customers, scans, locations, referrals, gift
@@ -119,11 +120,11 @@ pub async fn figures(
 #[tauri::command]
 pub async fn browse(
     till: State<'_, Till>,
-    query: counter_core::BrowseQuery,
+    query: Strict<counter_core::BrowseQuery>,
     cursor: Option<String>,
 ) -> Result<counter_core::BrowsePage, CommandError> {
     let session = till.session().await;
-    Ok(session.counter.browse(&query, cursor.as_deref()).await?)
+    Ok(session.counter.browse(&query.0, cursor.as_deref()).await?)
 }
 
 /// Cards to tap in the built-in demo, where a newcomer has none to scan; never with a
@@ -168,10 +169,10 @@ pub async fn set_till_places(
 #[tauri::command]
 pub async fn preview_message(
     till: State<'_, Till>,
-    draft: counter_core::MessageDraft,
+    draft: Strict<counter_core::MessageDraft>,
 ) -> Result<counter_core::MessagePreview, CommandError> {
     let session = till.session().await;
-    Ok(session.counter.preview_message(&draft).await?)
+    Ok(session.counter.preview_message(&draft.0).await?)
 }
 
 /// Sends a previewed message, exactly as previewed (a manager's).
@@ -225,12 +226,12 @@ pub async fn set_kiosk(
 pub async fn check_in(
     till: State<'_, Till>,
     input: String,
-    keys: Option<Vec<KeyPress>>,
+    keys: Strict<Option<Vec<KeyPress>>>,
 ) -> Result<counter_core::CheckIn, CommandError> {
     let session = till.session().await;
     let input = session
         .counter
-        .scanned_text(input, &keys.unwrap_or_default());
+        .scanned_text(input, &keys.0.unwrap_or_default());
     Ok(session.counter.check_in(&input).await?)
 }
 
@@ -270,7 +271,9 @@ pub async fn export_history(
         counter_core::history::CardIds::LastFour
     };
     let session = till.session().await;
-    Ok(session.counter.export_history(&from, &to, state, &path, ids)?)
+    Ok(session
+        .counter
+        .export_history(&from, &to, state, &path, ids)?)
 }
 
 /// The cards with unusual activity today: more loyalty scans at this till than the

@@ -16,6 +16,7 @@ use ts_rs::TS;
 
 use crate::CommandError;
 use crate::kiosk::{Kiosk, KioskStatus};
+use crate::strict::Strict;
 use crate::till::Till;
 use crate::trouble::TroubleView;
 use crate::views::{
@@ -280,11 +281,11 @@ pub async fn queue_status(till: State<'_, Till>) -> Result<QueueStatus, CommandE
 pub async fn read_scan(
     till: State<'_, Till>,
     input: String,
-    keys: Option<Vec<counter_core::keys::KeyPress>>,
+    keys: Strict<Option<Vec<counter_core::keys::KeyPress>>>,
 ) -> Result<ScanRead, CommandError> {
     let session = till.session().await;
     let counter = &session.counter;
-    let input = counter.scanned_text(input, &keys.unwrap_or_default());
+    let input = counter.scanned_text(input, &keys.0.unwrap_or_default());
     Ok(match counter.read_scan(&input).await? {
         ScanFound::Card { id, known, actions } => ScanRead::Card {
             id: id.as_str().to_owned(),
@@ -454,10 +455,10 @@ pub async fn offline_payments(till: State<'_, Till>) -> Result<OfflinePolicyForm
 #[tauri::command]
 pub async fn save_offline_payments(
     till: State<'_, Till>,
-    policy: OfflinePolicyForm,
+    policy: Strict<OfflinePolicyForm>,
 ) -> Result<OfflinePolicyForm, CommandError> {
     let session = till.session().await;
-    Ok(session.counter.save_offline_payments_form(&policy)?)
+    Ok(session.counter.save_offline_payments_form(&policy.0)?)
 }
 
 /// A pass (goal and reward), read from the service.
@@ -478,10 +479,10 @@ pub async fn passes(till: State<'_, Till>) -> Result<Vec<PassView>, CommandError
 #[tauri::command]
 pub async fn enrol(
     till: State<'_, Till>,
-    enrolment: counter_core::Enrolment,
+    enrolment: Strict<counter_core::Enrolment>,
 ) -> Result<Outcome<CustomerSummary, CustomerSummary>, CommandError> {
     let session = till.session().await;
-    Ok(session.counter.enrol(enrolment).await?)
+    Ok(session.counter.enrol(enrolment.0).await?)
 }
 
 pub mod camera;

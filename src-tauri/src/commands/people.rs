@@ -11,6 +11,7 @@ use tauri::State;
 
 use super::{Chosen, chosen_file};
 use crate::CommandError;
+use crate::strict::Strict;
 use crate::till::Till;
 
 /// Who is at the till now, and what they may do.
@@ -29,9 +30,9 @@ pub async fn people(till: State<'_, Till>) -> Result<Vec<Person>, CommandError> 
 #[tauri::command]
 pub async fn sign_in(
     till: State<'_, Till>,
-    credential: Credential,
+    credential: Strict<Credential>,
 ) -> Result<SeatView, CommandError> {
-    Ok(till.session().await.counter.sign_in(&credential)?)
+    Ok(till.session().await.counter.sign_in(&credential.0)?)
 }
 
 /// Locks the till: the lock screen until someone signs in.
@@ -69,13 +70,13 @@ pub async fn add_person(
 pub async fn change_person(
     till: State<'_, Till>,
     person: PersonId,
-    change: PersonChange,
+    change: Strict<PersonChange>,
 ) -> Result<Person, CommandError> {
     Ok(till
         .session()
         .await
         .counter
-        .change_person(person, &change)?)
+        .change_person(person, &change.0)?)
 }
 
 /// Gives a person a new PIN.
@@ -123,9 +124,9 @@ pub async fn set_rule(
 #[tauri::command]
 pub async fn set_lock_policy(
     till: State<'_, Till>,
-    policy: LockPolicy,
+    policy: Strict<LockPolicy>,
 ) -> Result<(), CommandError> {
-    Ok(till.session().await.counter.set_lock_policy(policy)?)
+    Ok(till.session().await.counter.set_lock_policy(policy.0)?)
 }
 
 /// Names the till; answers the name as kept.

@@ -9,6 +9,7 @@ use loyalty_api::CardId;
 use tauri::State;
 
 use crate::CommandError;
+use crate::strict::Strict;
 use crate::till::Till;
 
 /// The printer set up at this till, if any.
@@ -21,9 +22,9 @@ pub async fn printer(till: State<'_, Till>) -> Result<Option<PrinterSetup>, Comm
 #[tauri::command]
 pub async fn set_printer(
     till: State<'_, Till>,
-    setup: Option<PrinterSetup>,
+    setup: Strict<Option<PrinterSetup>>,
 ) -> Result<(), CommandError> {
-    Ok(till.session().await.counter.set_printer(setup)?)
+    Ok(till.session().await.counter.set_printer(setup.0)?)
 }
 
 /// The printer's state, asked now, and the receipts waiting for it.

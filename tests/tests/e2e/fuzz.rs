@@ -576,7 +576,10 @@ fn table() -> BTreeMap<&'static str, Vec<Argument>> {
         ("cancel_print", vec![arg("job", Number, json!(1))]),
         (
             "settle_print",
-            vec![arg("job", Number, json!(1)), arg("printed", Flag, json!(true))],
+            vec![
+                arg("job", Number, json!(1)),
+                arg("printed", Flag, json!(true)),
+            ],
         ),
         ("receipts", vec![]),
         ("receipt_of", vec![arg("item", Number, json!(1))]),
@@ -767,6 +770,32 @@ fn malformed(draw: &mut Draw, command: &str, arguments: &[Argument], other: &Oth
                 }
             }
         }
+        _ if draw.below(3) == 0 && arguments.iter().any(|a| !objects_in(&a.valid).is_empty()) => {
+            // A nested shape: an object of the call with a field its type lacks, or
+            // without one of its fields.
+            let nested: Vec<&Argument> = arguments
+                .iter()
+                .filter(|a| !objects_in(&a.valid).is_empty())
+                .collect();
+            let argument = draw.pick(&nested);
+            let mut value = argument.valid.clone();
+            let path = draw.pick(&objects_in(&argument.valid)).clone();
+            let object = path
+                .iter()
+                .fold(&mut value, |at, step| match step {
+                    Step::Field(name) => &mut at[name.as_str()],
+                    Step::Item(n) => &mut at[*n],
+                })
+                .as_object_mut()
+                .expect("a path to an object");
+            let names: Vec<String> = object.keys().cloned().collect();
+            if names.is_empty() || draw.below(2) == 0 {
+                object.insert(unknown_name(draw).to_owned(), json!(null));
+            } else {
+                object.remove(draw.pick(&names));
+            }
+            (with(argument.name, value), Value::Null)
+        }
         _ => {
             let argument = draw.pick(arguments);
             let value = match argument.kind {
@@ -782,6 +811,40 @@ fn malformed(draw: &mut Draw, command: &str, arguments: &[Argument], other: &Oth
         }
     };
     json!([command, args, special])
+}
+
+/// A step into a JSON value.
+#[derive(Clone)]
+enum Step {
+    Field(String),
+    Item(usize),
+}
+
+/// The paths to every object within `value`, itself included.
+fn objects_in(value: &Value) -> Vec<Vec<Step>> {
+    let mut found = Vec::new();
+    let mut within = |path: Vec<Step>, inner: &Value| {
+        found.extend(objects_in(inner).into_iter().map(|rest| {
+            let mut whole = path.clone();
+            whole.extend(rest);
+            whole
+        }));
+    };
+    match value {
+        Value::Object(fields) => {
+            for (name, inner) in fields {
+                within(vec![Step::Field(name.clone())], inner);
+            }
+            found.push(Vec::new());
+        }
+        Value::Array(items) => {
+            for (n, inner) in items.iter().enumerate() {
+                within(vec![Step::Item(n)], inner);
+            }
+        }
+        _ => {}
+    }
+    found
 }
 
 /// Every command the page may call: the app's own permissions the capability grants.
@@ -996,6 +1059,8 @@ async fn door_examples(driver: &WebDriver) -> Result<()> {
         ["queue", {"openOnly": false}, {"deep": 3000, "at": "openOnly"}],
         ["read_scan", {"input": ""}, {"big": 1_000_000, "at": "input"}],
         ["queue_status", {"openOnly": false}, null],
+        ["read_scan", {"input": "x", "keys": [{"code": "KeyA", "shift": false, "gap_ms": 0, "alt": true}]}, null],
+        ["enrol", {"enrolment": {"name": "Ana", "email": "ana@example.com", "wallet": "apple", "send_welcome": false}}, null],
     ]);
     let answers: Vec<Value> = driver
         .execute_async(CALL_ALL, vec![cases])
@@ -1028,6 +1093,19 @@ async fn door_examples(driver: &WebDriver) -> Result<()> {
         "{}",
         reason(4)
     );
+    // A nested object is read as strictly as the call: a field its type lacks, or one
+    // it leaves out, is refused (serde alone ignored the first, and read a missing
+    // `pass_id` as none, as it read `set_customer_display({display: {a: null}})` as
+    // "no monitor": that case is strict.rs's own test; a cashier's calls are here).
+    for (n, field) in [(5, "unknown field `0.alt`"), (6, "missing field `pass_id`")] {
+        ensure!(
+            reason(n)["problem"]
+                .as_str()
+                .is_some_and(|p| p.contains(field)),
+            "{}",
+            reason(n)
+        );
+    }
 
     // A call without the key Tauri gave the page (a script that calls the scheme by
     // hand) is answered, refused, instead of left waiting.

@@ -225,7 +225,10 @@ async fn a_payment_prints_its_receipt_once_and_the_voucher_opens_its_gift_card()
             let db = rusqlite::Connection::open(&till)?;
             db.busy_timeout(Duration::from_secs(5))?;
             let first = db.query_row("SELECT MIN(id) FROM print_jobs", [], |row| row.get(0))?;
-            db.execute("UPDATE print_jobs SET state = 'unsure' WHERE id = ?1", [first])?;
+            db.execute(
+                "UPDATE print_jobs SET state = 'unsure' WHERE id = ?1",
+                [first],
+            )?;
             first
         };
         support::invoke(driver, "printer_report", serde_json::json!({})).await?;
@@ -234,10 +237,14 @@ async fn a_payment_prints_its_receipt_once_and_the_voucher_opens_its_gift_card()
         })
         .await?;
         go(driver, "receipts").await?;
-        shown(driver, By::Css(format!("button.job[data-job='{first}']")), WAIT)
-            .await?
-            .click()
-            .await?;
+        shown(
+            driver,
+            By::Css(format!("button.job[data-job='{first}']")),
+            WAIT,
+        )
+        .await?
+        .click()
+        .await?;
         shown(driver, By::Id("receipt-unsure"), WAIT).await?;
         shot(driver, "receipt-unsure").await?;
         driver

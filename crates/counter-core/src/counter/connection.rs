@@ -155,7 +155,10 @@ impl Counter {
         let owner = store::owner_of(&self.core.db(), &business)?;
         let mut saved = settings::load(&self.core.db())?;
         let same_business = saved.base_url.as_deref() == Some(client.base_url().as_str())
-            && saved.connection.as_ref().and_then(|c| c.business_id.as_deref())
+            && saved
+                .connection
+                .as_ref()
+                .and_then(|c| c.business_id.as_deref())
                 == Some(business.id.as_str());
         if !same_business {
             // Another business's customers are no one's business here.

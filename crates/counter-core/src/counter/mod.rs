@@ -275,7 +275,9 @@ impl Counter {
         counter
             .tasks
             .push(tokio::spawn(printing::run_printer(core.clone())));
-        counter.tasks.push(tokio::spawn(run_forgetter(core.clone())));
+        counter
+            .tasks
+            .push(tokio::spawn(run_forgetter(core.clone())));
         counter.tasks.push(tokio::spawn(run_prober(core)));
         counter
             .tasks

@@ -292,7 +292,12 @@ impl Counter {
                 if arguments
                     .get("job")
                     .and_then(Value::as_i64)
-                    .map(|job| crate::print_jobs::never_printed(&self.core.reader(), crate::print_jobs::JobId(job)))
+                    .map(|job| {
+                        crate::print_jobs::never_printed(
+                            &self.core.reader(),
+                            crate::print_jobs::JobId(job),
+                        )
+                    })
                     .transpose()?
                     == Some(true) =>
             {

@@ -181,9 +181,9 @@ impl Link {
                     Err(_) => Err("no answer in time".to_owned()),
                 }
             }
-            PrinterAddress::Device { path } => {
-                open_device(path).map(Link::Device).map_err(|err| err.to_string())
-            }
+            PrinterAddress::Device { path } => open_device(path)
+                .map(Link::Device)
+                .map_err(|err| err.to_string()),
         }
     }
 
@@ -268,7 +268,8 @@ async fn ask(link: &mut Link) -> PrinterState {
     let mut answers = [0u8; 3];
     for (answer, request) in answers.iter_mut().zip(STATUS) {
         let asked = async {
-            link.write_all(&escpos::status_request(request), &mut 0).await?;
+            link.write_all(&escpos::status_request(request), &mut 0)
+                .await?;
             link.read_byte().await
         };
         match tokio::time::timeout(ANSWER_WAIT, asked).await {
@@ -447,7 +448,9 @@ mod tests {
                 printer.write_all(&[0x12]).expect("an answer");
             }
             let mut some = vec![0u8; 1000];
-            printer.read_exact(&mut some).expect("the job's first bytes");
+            printer
+                .read_exact(&mut some)
+                .expect("the job's first bytes");
         });
         let job = vec![b'x'; 1 << 20];
         let sent = runtime.block_on(print(&address, &job));

@@ -9,8 +9,7 @@ use counter_core::keys::KeyboardLayout;
 use counter_core::pin::PinError;
 use counter_core::{
     CheckIn, Config, Counter, Enrolment, Error, ErrorCode, GiftCardIssue, ItemState, NotAllowed,
-    PinFor,
-    ScanOutcome,
+    PinFor, ScanOutcome,
 };
 use loyalty_api::ScanAction;
 use serde_json::json;
@@ -677,7 +676,13 @@ async fn another_business_or_a_forgotten_key_leaves_no_customer_of_the_first_at_
     assert_eq!(found(&counter), 0);
     assert!(counter.gift_card(&gift).unwrap().is_none());
     let db = rusqlite::Connection::open(env.till_dir().join("till.db")).unwrap();
-    for table in ["customers", "cards", "gift_cards", "customer_search", "sync_state"] {
+    for table in [
+        "customers",
+        "cards",
+        "gift_cards",
+        "customer_search",
+        "sync_state",
+    ] {
         let n: i64 = db
             .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
             .unwrap();

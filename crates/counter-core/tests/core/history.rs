@@ -116,7 +116,10 @@ async fn a_days_history_holds_exactly_its_writes_and_its_csv_their_keys() {
     assert_eq!(&rows[1][column("kind")], "payment");
     let end = &gift.as_str()[gift.as_str().len() - 4..];
     assert_eq!(&rows[1][column("target")], end);
-    assert!(!text.contains(gift.as_str()), "a whole gift-card id: {text}");
+    assert!(
+        !text.contains(gift.as_str()),
+        "a whole gift-card id: {text}"
+    );
     assert_eq!(&rows[2][column("action")], "visit");
     assert_eq!(&rows[2][column("target")], other.as_str());
     assert!(!rows[2][column("request_id")].is_empty());
@@ -131,7 +134,11 @@ async fn a_days_history_holds_exactly_its_writes_and_its_csv_their_keys() {
     counter
         .export_history(&day, &day, None, &whole, CardIds::Whole)
         .unwrap();
-    assert!(std::fs::read_to_string(&whole).unwrap().contains(gift.as_str()));
+    assert!(
+        std::fs::read_to_string(&whole)
+            .unwrap()
+            .contains(gift.as_str())
+    );
 
     // Dates that are not a period are refused, and nothing is written.
     let bad = env.till_dir().join("bad.csv");

@@ -253,8 +253,7 @@ fn preview_of(counter: &Counter, job: counter_core::print_jobs::JobId) -> (Strin
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_vouchers_card_is_whole_only_on_paper_its_copy_is_a_managers_and_its_day_over_no_card()
-{
+async fn a_vouchers_card_is_whole_only_on_paper_its_copy_is_a_managers_and_its_day_over_no_card() {
     let env = Env::start().await;
     let printer = Arc::new(FakePrinter::start().unwrap());
     let counter = till_with(&env, &printer, Paper::Mm80, Language::En).await;
@@ -306,7 +305,10 @@ async fn a_vouchers_card_is_whole_only_on_paper_its_copy_is_a_managers_and_its_d
     crate::owner_signs_in(&counter);
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     while !preview_of(&counter, job).0.contains("no card") {
-        assert!(std::time::Instant::now() < deadline, "the card is still kept");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the card is still kept"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let db = rusqlite::Connection::open(env.till_dir().join("till.db")).unwrap();
@@ -411,11 +413,18 @@ async fn a_receipt_that_may_have_printed_waits_for_a_persons_word() {
         crate::door(&counter, counter_core::roles::Action::SettlePrint, again),
         Err(Error::Pin(_))
     ));
-    assert!(matches!(counter.settle_print(voucher, false), Err(Error::Pin(_))));
+    assert!(matches!(
+        counter.settle_print(voucher, false),
+        Err(Error::Pin(_))
+    ));
     counter.settle_print(slip, false).unwrap();
     let paper = receipts(&printer, 3, Duration::from_secs(10)).await;
     assert!(!paper[2].contains("COPY"), "{:?}", paper[2].text());
-    assert_eq!(paper[2].text(), paper[0].text(), "the slip again, as it was");
+    assert_eq!(
+        paper[2].text(),
+        paper[0].text(),
+        "the slip again, as it was"
+    );
 
     // The voucher printed after all: said once, it stays printed, and nothing prints.
     counter.settle_print(voucher, true).unwrap();
