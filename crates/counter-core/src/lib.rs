@@ -56,8 +56,9 @@
 //! 2. [`error`]: the core's error type, its codes, and the error data the modules share.
 //! 3. [`scanner`], [`input`], [`payment`], [`trouble`]: what was scanned or typed,
 //!    amounts and the offline policy, what went wrong opening the till.
-//! 4. [`views`], [`offer`], [`customer_display`], [`receipts`]: what the service's
-//!    answers show, what a card allows, the customer's screen, receipts laid out.
+//! 4. [`views`], [`offer`], [`customer_display`], [`receipts`], `kept`: what the
+//!    service's answers show, what a card allows, the customer's screen, receipts laid
+//!    out, what the till keeps of a gift card's id once no write needs it whole.
 //! 5. [`outbox`], [`settings`]: the writes' table, the till's settings.
 //! 6. [`cache`], [`history`], `outcome`, [`events`], [`print_jobs`]: the customers
 //!    cached, the queue's history, a write's outcome, what the shell hears, the print
@@ -89,6 +90,7 @@ pub mod events;
 pub mod history;
 pub mod ids;
 pub mod input;
+mod kept;
 pub mod keys;
 pub mod kinds;
 pub mod language;

@@ -41,10 +41,10 @@ pub async fn customer_display(
 pub async fn set_customer_display(
     app: AppHandle,
     till: State<'_, Till>,
-    display: Strict<Option<CustomerDisplay>>,
+    display: Option<Strict<CustomerDisplay>>,
 ) -> Result<(), CommandError> {
     let session = till.session().await;
-    session.counter.set_customer_display(display.0)?;
+    session.counter.set_customer_display(display.map(|d| d.0))?;
     let kept = session.counter.customer_display()?;
     customer::follow(&app, kept.map(|d| d.monitor));
     Ok(())

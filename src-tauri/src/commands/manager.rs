@@ -226,12 +226,12 @@ pub async fn set_kiosk(
 pub async fn check_in(
     till: State<'_, Till>,
     input: String,
-    keys: Strict<Option<Vec<KeyPress>>>,
+    keys: Option<Strict<Vec<KeyPress>>>,
 ) -> Result<counter_core::CheckIn, CommandError> {
     let session = till.session().await;
     let input = session
         .counter
-        .scanned_text(input, &keys.0.unwrap_or_default());
+        .scanned_text(input, &keys.map(|k| k.0).unwrap_or_default());
     Ok(session.counter.check_in(&input).await?)
 }
 

@@ -281,11 +281,11 @@ pub async fn queue_status(till: State<'_, Till>) -> Result<QueueStatus, CommandE
 pub async fn read_scan(
     till: State<'_, Till>,
     input: String,
-    keys: Strict<Option<Vec<counter_core::keys::KeyPress>>>,
+    keys: Option<Strict<Vec<counter_core::keys::KeyPress>>>,
 ) -> Result<ScanRead, CommandError> {
     let session = till.session().await;
     let counter = &session.counter;
-    let input = counter.scanned_text(input, &keys.0.unwrap_or_default());
+    let input = counter.scanned_text(input, &keys.map(|k| k.0).unwrap_or_default());
     Ok(match counter.read_scan(&input).await? {
         ScanFound::Card { id, known, actions } => ScanRead::Card {
             id: id.as_str().to_owned(),

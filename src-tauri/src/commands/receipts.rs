@@ -22,9 +22,13 @@ pub async fn printer(till: State<'_, Till>) -> Result<Option<PrinterSetup>, Comm
 #[tauri::command]
 pub async fn set_printer(
     till: State<'_, Till>,
-    setup: Strict<Option<PrinterSetup>>,
+    setup: Option<Strict<PrinterSetup>>,
 ) -> Result<(), CommandError> {
-    Ok(till.session().await.counter.set_printer(setup.0)?)
+    Ok(till
+        .session()
+        .await
+        .counter
+        .set_printer(setup.map(|s| s.0))?)
 }
 
 /// The printer's state, asked now, and the receipts waiting for it.

@@ -10,6 +10,7 @@ use loyalty_api::{CardId, GiftCardId};
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use serde::{Deserialize, Serialize};
 
+use crate::kept::{self, CardKey};
 use crate::outbox::store;
 use crate::views::{Answer, CardView, CustomerView, GiftCardView, PassView};
 
@@ -253,18 +254,23 @@ pub(crate) fn forget_customer(
     Ok(())
 }
 
-/// Stores a gift card read from the service at `read_at`.
+/// Stores a gift card read from the service at `read_at`, by its keyed hash and with
+/// its id's last four alone (`crate::kept`): the id is the card's money, and a scanned
+/// card brings it back.
 pub(crate) fn put_gift_card(
     conn: &Connection,
     card: &GiftCardView,
     read_at: Timestamp,
 ) -> rusqlite::Result<()> {
+    let hash = CardKey::of(conn)?.hash(card.id.as_str());
+    let mut kept = card.clone();
+    kept.id = GiftCardId::new(kept::shown(card.id.as_str()));
     conn.execute(
         "INSERT INTO gift_cards (id, gift_card, read_at) VALUES (?1, ?2, ?3)
          ON CONFLICT(id) DO UPDATE SET gift_card = ?2, read_at = ?3",
         params![
-            card.id.as_str(),
-            serde_json::to_string(card).expect("gift cards serialize"),
+            hash,
+            serde_json::to_string(&kept).expect("gift cards serialize"),
             ts(read_at)
         ],
     )?;
@@ -348,22 +354,24 @@ pub(crate) fn currencies(conn: &Connection) -> rusqlite::Result<Vec<String>> {
     .collect()
 }
 
-/// A cached gift card.
+/// A cached gift card, found by the keyed hash of `id` (the card scanned), with its id.
 pub(crate) fn gift_card(
     conn: &Connection,
     id: &GiftCardId,
 ) -> rusqlite::Result<Option<CachedGiftCard>> {
     conn.query_row(
         "SELECT gift_card, read_at FROM gift_cards WHERE id = ?1",
-        [id.as_str()],
+        [CardKey::of(conn)?.hash(id.as_str())],
         |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)),
     )
     .optional()?
     .map(|(card, read_at)| {
+        let mut gift_card: GiftCardView = serde_json::from_str(&card).map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, e.into())
+        })?;
+        gift_card.id = id.clone();
         Ok(CachedGiftCard {
-            gift_card: serde_json::from_str(&card).map_err(|e| {
-                rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, e.into())
-            })?,
+            gift_card,
             read_at: read_at.parse().unwrap_or(Timestamp::UNIX_EPOCH),
         })
     })

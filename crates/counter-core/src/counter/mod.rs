@@ -538,11 +538,12 @@ async fn run_checkpointer(conn: rusqlite::Connection) {
     }
 }
 
-/// At the start and every hour: what the till must no longer keep is forgotten (a
-/// voucher's whole card once its day is over), and the WAL cut so that it is on the
-/// disk nowhere.
+/// At the start and every two minutes: what the till must no longer keep is forgotten
+/// (a closed write's whole card a few minutes after it closed, a voucher's once its day
+/// is over), and the WAL cut so that it is on the disk nowhere.
 async fn run_forgetter(core: Arc<Core>) {
-    const EVERY: Duration = Duration::from_secs(3600);
+    // Often enough that a closed write's card is kept whole a few minutes only.
+    const EVERY: Duration = Duration::from_secs(120);
     loop {
         forget_now(&core);
         tokio::time::sleep(EVERY).await;
@@ -550,12 +551,18 @@ async fn run_forgetter(core: Arc<Core>) {
 }
 
 fn forget_now(core: &Core) {
-    let before = core.now() - crate::print_jobs::VOUCHER_KEEPS_ITS_CARD;
+    let now = core.now();
+    let before = now - crate::print_jobs::VOUCHER_KEEPS_ITS_CARD;
     let db = core.db();
-    match crate::print_jobs::forget_cards(&db, before) {
+    let closed = store::keep_card_ends(&db, now - crate::outbox::ANSWER_KEEPS_ITS_CARD)
+        .unwrap_or_else(|error| {
+            tracing::warn!(%error, "closed writes' card ids could not be forgotten");
+            0
+        });
+    match crate::print_jobs::forget_cards(&db, before).map(|vouchers| vouchers + closed) {
         Ok(0) => {}
         Ok(forgotten) => {
-            tracing::info!(forgotten, "vouchers' whole card ids forgotten");
+            tracing::info!(forgotten, "whole gift-card ids forgotten");
             if let Err(error) = crate::db::truncate_wal(&db) {
                 tracing::warn!(%error, "the WAL could not be cut");
             }

@@ -31,6 +31,11 @@ pub use crate::ids::ItemId;
 use crate::secrets::KeyFingerprint;
 use crate::views::{Answer, RefusalView};
 
+/// How long a closed write keeps its gift card's id whole (the counter shows the
+/// answer, a card just issued is handed over); after that its last four and a keyed
+/// hash alone.
+pub const ANSWER_KEEPS_ITS_CARD: jiff::SignedDuration = jiff::SignedDuration::from_mins(10);
+
 for_the_ui! {
 /// Where an item stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -129,7 +129,7 @@ async fn a_days_history_holds_exactly_its_writes_and_its_csv_their_keys() {
         "{text}"
     );
     assert!(!text.contains(&env.key), "the API key is in the export");
-    // Whole, when the manager asks for it.
+    // Whole, when the manager asks for it, while the till still has it.
     let whole = env.till_dir().join("whole.csv");
     counter
         .export_history(&day, &day, None, &whole, CardIds::Whole)
@@ -156,4 +156,41 @@ async fn a_days_history_holds_exactly_its_writes_and_its_csv_their_keys() {
     ));
     assert!(!bad.exists());
     counter.close().await;
+
+    // Minutes after its write closed, the till keeps the card's last four alone (and a
+    // keyed hash): even the manager's export of whole ids cannot give it back.
+    env.clock
+        .advance(counter_core::outbox::ANSWER_KEEPS_ITS_CARD + jiff::SignedDuration::from_secs(60));
+    let counter = env.counter().await;
+    crate::owner_signs_in(&counter);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let whole = env.till_dir().join("whole.csv");
+    loop {
+        counter
+            .export_history(&day, &day, None, &whole, CardIds::Whole)
+            .unwrap();
+        let text = std::fs::read_to_string(&whole).unwrap();
+        if !text.contains(gift.as_str()) {
+            assert!(text.contains(&format!("****{end}")), "{text}");
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "still whole: {text}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(counter.history(&day, &day, None, 100).unwrap().len(), 3);
+    // A card scanned again is still matched with its payments here, by its keyed hash:
+    // the service's ledger says who took each.
+    let (_, ledger) = counter.read_gift_card(&gift).await.unwrap();
+    assert!(
+        ledger.iter().any(|entry| entry.made_by.as_deref() == Some("Owner")),
+        "{ledger:?}"
+    );
+    counter.close().await;
+
+    // Nor is it anywhere in the till's database (its card is cached by its keyed hash).
+    let db = std::fs::read(env.till_dir().join("till.db")).unwrap();
+    let found = db
+        .windows(gift.as_str().len())
+        .any(|w| w == gift.as_str().as_bytes());
+    assert!(!found, "a whole gift-card id in till.db");
 }

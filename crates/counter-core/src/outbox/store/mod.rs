@@ -14,10 +14,12 @@ use crate::secrets::KeyFingerprint;
 use crate::views::Answer;
 
 mod attempts;
+mod cards;
 mod decisions;
 mod owners;
 
 pub(crate) use attempts::*;
+pub(crate) use cards::*;
 pub(crate) use decisions::*;
 pub(crate) use owners::*;
 
@@ -352,13 +354,16 @@ pub(crate) fn payers_by_reference(
     conn: &Connection,
     gift_card: &loyalty_api::GiftCardId,
 ) -> rusqlite::Result<std::collections::HashMap<String, String>> {
+    // Closed, a payment names its card by the card's keyed hash (a moment after it
+    // closed, still by its id).
+    let kept = kept_order_key(&crate::kept::CardKey::of(conn)?.hash(gift_card.as_str()));
     let mut stmt = conn.prepare_cached(
         "SELECT json_extract(outbox.body, '$.reference'), people.name
          FROM outbox JOIN people ON people.id = outbox.person
-         WHERE outbox.order_key = ?1 AND outbox.state = 'done' AND outbox.kind = 'payment'
+         WHERE outbox.order_key IN (?1, ?2) AND outbox.state = 'done' AND outbox.kind = 'payment'
            AND json_extract(outbox.body, '$.reference') IS NOT NULL",
     )?;
-    stmt.query_map([format!("gift_card:{gift_card}")], |row| {
+    stmt.query_map(params![format!("gift_card:{gift_card}"), kept], |row| {
         Ok((row.get(0)?, row.get(1)?))
     })?
     .collect()

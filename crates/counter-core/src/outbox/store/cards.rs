@@ -1,0 +1,67 @@
+//! A closed write keeps its gift card as the till keeps an id no write needs whole
+//! (`crate::kept`): its last four wherever the id was (the write, the request's body,
+//! the answer, the service's words), and its order key becomes the card's keyed hash,
+//! which a scanned card is still matched against (`payers_by_reference`). The write
+//! keeps the whole id a few minutes after it closed
+//! ([`crate::outbox::ANSWER_KEEPS_ITS_CARD`]): the
+//! counter shows the answer, a card just issued is handed over, a card just paid from
+//! is read again.
+
+use jiff::Timestamp;
+use rusqlite::{Connection, params};
+
+use super::ts;
+use crate::kept::{self, CardKey};
+
+/// The order key of a closed payment from the gift card whose keyed hash is `hash`.
+pub(crate) fn kept_order_key(hash: &str) -> String {
+    format!("gift_card#{hash}")
+}
+
+/// Keeps the gift card of each write closed before `before` that still holds its id
+/// whole; answers how many changed.
+pub(crate) fn keep_card_ends(conn: &Connection, before: Timestamp) -> rusqlite::Result<usize> {
+    let whole: Vec<(i64, Option<String>)> = conn
+        .prepare_cached(
+            "SELECT id, CASE kind
+                    WHEN 'payment' THEN substr(order_key, length('gift_card:') + 1)
+                    WHEN 'issue_gift_card' THEN json_extract(answer, '$.gift_card.id')
+                END
+             FROM outbox
+             WHERE ids_kept = 0 AND closed_at IS NOT NULL AND closed_at < ?1",
+        )?
+        .query_map([ts(before)], |row| Ok((row.get(0)?, row.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    if whole.is_empty() {
+        return Ok(0);
+    }
+    let key = CardKey::of(conn)?;
+    for (item, card) in &whole {
+        match card {
+            Some(card) if !kept::is_shown(card) => {
+                conn.execute(
+                    "UPDATE outbox SET
+                         write = replace(write, ?2, ?3),
+                         body = replace(body, ?2, ?3),
+                         answer = replace(answer, ?2, ?3),
+                         problem_detail = replace(problem_detail, ?2, ?3),
+                         last_error = replace(last_error, ?2, ?3),
+                         reason = replace(reason, ?2, ?3),
+                         order_key = CASE WHEN kind = 'payment' THEN ?4 ELSE order_key END,
+                         ids_kept = 1
+                     WHERE id = ?1",
+                    params![
+                        item,
+                        card,
+                        kept::shown(card),
+                        kept_order_key(&key.hash(card))
+                    ],
+                )?;
+            }
+            _ => {
+                conn.execute("UPDATE outbox SET ids_kept = 1 WHERE id = ?1", [item])?;
+            }
+        }
+    }
+    Ok(whole.len())
+}
