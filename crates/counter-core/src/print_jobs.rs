@@ -314,6 +314,18 @@ fn forget_badge_code(conn: &Connection, id: JobId) -> rusqlite::Result<()> {
 /// a copy is a record, no card.
 pub const VOUCHER_KEEPS_ITS_CARD: jiff::SignedDuration = jiff::SignedDuration::from_hours(24);
 
+/// Takes the customer's name off every voucher and loyalty slip off the queue since
+/// before `before` (the retention); who served stays. Answers how many.
+pub(crate) fn redact(conn: &Connection, before: Timestamp) -> rusqlite::Result<usize> {
+    conn.execute(
+        "UPDATE print_jobs SET receipt = json_replace(receipt, '$.recipient', NULL, '$.name', NULL),
+                               redacted = 1
+         WHERE redacted = 0 AND kind IN ('voucher', 'loyalty_slip') AND state != 'queued'
+           AND coalesce(printed_at, created_at) < ?1",
+        [before.to_string()],
+    )
+}
+
 /// Forgets the whole gift-card id of every voucher off the queue (printed, cancelled,
 /// or kept without a printer) since before `before`, keeping its last four characters.
 /// Answers how many.

@@ -284,6 +284,10 @@ actions! {
     UnusualActivity: Manager,
     /// Sets the unusual threshold.
     SetUnusualThreshold: Manager,
+    /// How long customers' details are kept.
+    Retention: Manager,
+    /// Sets how long customers' details are kept.
+    SetRetention: Manager,
     /// Checks an amount against the offline policy.
     CheckAmount: Counter,
     /// Leaves the business's key.

@@ -34,6 +34,9 @@ pub struct Settings {
     /// More loyalty scans of one card at this till in a day than this is unusual
     /// (None: [`UNUSUAL_SCANS`]).
     pub unusual_scans: Option<u32>,
+    /// How many days closed writes, receipts and gift cards keep customers' details
+    /// (None: [`RETENTION_DAYS`]).
+    pub retention_days: Option<u32>,
     /// What is allowed while offline.
     pub offline_payments: OfflinePaymentPolicy,
     /// Kiosk mode.
@@ -55,6 +58,12 @@ pub struct Settings {
 /// More loyalty scans of one card at one till in a day than this is unusual, unless a
 /// manager chose otherwise (Square's default).
 pub const UNUSUAL_SCANS: u32 = 5;
+
+/// How many days a closed write, a receipt and a gift card the till read keep
+/// customers' details, unless a manager chose otherwise.
+pub const RETENTION_DAYS: u32 = 90;
+/// The longest a manager may keep them (ten years, a shop's books).
+pub const MAX_RETENTION_DAYS: u32 = 3650;
 
 /// What `GET /v1/me` said of the key when it was last accepted. Never the key itself.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -285,6 +285,18 @@ pub async fn unusual_activity(
     Ok(till.session().await.counter.unusual_activity()?)
 }
 
+/// How many days closed writes, receipts and gift cards keep customers' details.
+#[tauri::command]
+pub async fn retention(till: State<'_, Till>) -> Result<u32, CommandError> {
+    Ok(till.session().await.counter.retention_days()?)
+}
+
+/// Sets how many days customers' details are kept (a manager's).
+#[tauri::command]
+pub async fn set_retention(till: State<'_, Till>, days: u32) -> Result<(), CommandError> {
+    Ok(till.session().await.counter.set_retention_days(days)?)
+}
+
 /// Sets how many loyalty scans of one card in a day are unusual.
 #[tauri::command]
 pub async fn set_unusual_threshold(

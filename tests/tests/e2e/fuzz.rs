@@ -593,6 +593,8 @@ fn table() -> BTreeMap<&'static str, Vec<Argument>> {
             "set_unusual_threshold",
             vec![arg("threshold", Number, json!(5))],
         ),
+        ("retention", vec![]),
+        ("set_retention", vec![arg("days", Number, json!(90))]),
         ("counter_idle", vec![]),
         // Every call of it here is malformed: a well-formed one waits for the page's next
         // event, and the page's own call takes its place at once (the mailbox's newest ask).

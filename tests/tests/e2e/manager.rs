@@ -576,6 +576,28 @@ async fn settings_keep_the_tills_place_and_policy_and_the_pin_changes_with_the_o
         shown(driver, By::Id("offline-saved"), WAIT).await?;
         shot(driver, "settings-till").await?;
 
+        // How long customers' details are kept: 90 days at first; a day out of range is
+        // refused in words and changes nothing; 30 is kept.
+        let days = shown(driver, By::Id("retention-days"), WAIT).await?;
+        days.scroll_into_view().await?;
+        ensure!(days.prop("value").await?.as_deref() == Some("90"), "not 90 at first");
+        for (typed, refused) in [("0", true), ("30", false)] {
+            days.clear().await?;
+            days.send_keys(typed).await?;
+            driver.find(By::Id("retention-save")).await?.click().await?;
+            if refused {
+                text_until(driver, By::Id("retention-error"), WAIT, |t| {
+                    t.contains("1 to 3650 days")
+                })
+                .await?;
+            } else {
+                shown(driver, By::Id("retention-saved"), WAIT).await?;
+            }
+        }
+        let kept = support::invoke(driver, "retention", json!({})).await?;
+        ensure!(kept == json!(30), "retention kept: {kept}");
+        shot(driver, "settings-retention").await?;
+
         // The PIN changes only with the old one.
         driver.find(By::Id("pin-change")).await?.click().await?;
         ensure!(

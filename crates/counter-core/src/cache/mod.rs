@@ -354,6 +354,15 @@ pub(crate) fn currencies(conn: &Connection) -> rusqlite::Result<Vec<String>> {
     .collect()
 }
 
+/// Forgets the gift cards read before `before` (the retention: each names its
+/// recipient); a card scanned again is read again. Answers how many.
+pub(crate) fn forget_gift_cards_read_before(
+    conn: &Connection,
+    before: Timestamp,
+) -> rusqlite::Result<usize> {
+    conn.execute("DELETE FROM gift_cards WHERE read_at < ?1", [ts(before)])
+}
+
 /// A cached gift card, found by the keyed hash of `id` (the card scanned), with its id.
 pub(crate) fn gift_card(
     conn: &Connection,

@@ -56,6 +56,7 @@ mod payments;
 mod places;
 mod printing;
 mod queue;
+mod retention;
 mod roster;
 mod samples;
 mod scans;
@@ -540,7 +541,8 @@ async fn run_checkpointer(conn: rusqlite::Connection) {
 
 /// At the start and every two minutes: what the till must no longer keep is forgotten
 /// (a closed write's whole card a few minutes after it closed, a voucher's once its day
-/// is over), and the WAL cut so that it is on the disk nowhere.
+/// is over, customers' details past the retention), and the WAL cut so that it is on the
+/// disk nowhere.
 async fn run_forgetter(core: Arc<Core>) {
     // Often enough that a closed write's card is kept whole a few minutes only.
     const EVERY: Duration = Duration::from_secs(120);
@@ -559,10 +561,18 @@ fn forget_now(core: &Core) {
             tracing::warn!(%error, "closed writes' card ids could not be forgotten");
             0
         });
-    match crate::print_jobs::forget_cards(&db, before).map(|vouchers| vouchers + closed) {
+    let redacted = retention::redact_older(core, &db).unwrap_or_else(|error| {
+        tracing::warn!(%error, "customers' details past the retention could not be forgotten");
+        0
+    });
+    match crate::print_jobs::forget_cards(&db, before).map(|vouchers| vouchers + closed + redacted)
+    {
         Ok(0) => {}
         Ok(forgotten) => {
-            tracing::info!(forgotten, "whole gift-card ids forgotten");
+            tracing::info!(
+                forgotten,
+                "whole gift-card ids or customers' details forgotten"
+            );
             if let Err(error) = crate::db::truncate_wal(&db) {
                 tracing::warn!(%error, "the WAL could not be cut");
             }

@@ -364,12 +364,16 @@ const MIGRATIONS: &[&str] = &[
     // 15: a gift card's id is kept whole only while a write still needs it: a closed
     // write keeps its last four and a keyed hash under this till's own key (`kept`);
     // the cached gift cards are kept by that hash (emptied here: a cache, read again
-    // when a card is scanned). Writes closed before are brought along by the core.
+    // when a card is scanned). Writes closed before are brought along by the core. A
+    // closed write past the retention keeps no customer's details (`redacted`).
     r#"
     ALTER TABLE till ADD COLUMN card_key TEXT NOT NULL DEFAULT '';
     UPDATE till SET card_key = lower(hex(randomblob(32)));
     ALTER TABLE outbox ADD COLUMN ids_kept INTEGER NOT NULL DEFAULT 0;
     CREATE INDEX outbox_ids_whole ON outbox (id) WHERE ids_kept = 0 AND closed_at IS NOT NULL;
+    ALTER TABLE outbox ADD COLUMN redacted INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX outbox_unredacted ON outbox (closed_at) WHERE redacted = 0 AND closed_at IS NOT NULL;
+    ALTER TABLE print_jobs ADD COLUMN redacted INTEGER NOT NULL DEFAULT 0;
     DELETE FROM gift_cards;
     "#,
 ];

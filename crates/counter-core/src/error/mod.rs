@@ -196,6 +196,12 @@ pub enum NotAllowed {
         /// The most it may be.
         max: u32,
     },
+    /// A retention out of its range.
+    #[error("customers' details are kept from 1 to {max} days")]
+    RetentionOutOfRange {
+        /// The most days.
+        max: u32,
+    },
     /// Only a receipt waiting for the printer can be taken off the queue.
     #[error("this receipt is not waiting for the printer")]
     NotWaitingToPrint,

@@ -182,7 +182,9 @@ async fn a_days_history_holds_exactly_its_writes_and_its_csv_their_keys() {
     // the service's ledger says who took each.
     let (_, ledger) = counter.read_gift_card(&gift).await.unwrap();
     assert!(
-        ledger.iter().any(|entry| entry.made_by.as_deref() == Some("Owner")),
+        ledger
+            .iter()
+            .any(|entry| entry.made_by.as_deref() == Some("Owner")),
         "{ledger:?}"
     );
     counter.close().await;
@@ -193,4 +195,121 @@ async fn a_days_history_holds_exactly_its_writes_and_its_csv_their_keys() {
         .windows(gift.as_str().len())
         .any(|w| w == gift.as_str().as_bytes());
     assert!(!found, "a whole gift-card id in till.db");
+}
+
+/// The outbox's rows as text (write, body, answer): what a copied file would show of
+/// each write.
+fn outbox_text(env: &Env) -> String {
+    let db = rusqlite::Connection::open(env.till_dir().join("till.db")).unwrap();
+    db.prepare("SELECT write || body || coalesce(answer, '') FROM outbox")
+        .unwrap()
+        .query_map([], |row| row.get::<_, String>(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A retention of one day, the clock moved two: every closed write keeps no customer's
+/// name or email (in its write, its request or its answer), a voucher no recipient, and
+/// the history still counts the same writes with the same amounts. The retention is a
+/// manager's, from 1 to 3650 days.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn past_the_retention_closed_writes_keep_what_is_counted_and_no_customers_details() {
+    let env = Env::start().await;
+    let counter = env.counter().await;
+    crate::owner_signs_in(&counter);
+    counter
+        .enrol(Enrolment {
+            pass_id: Some(PassId::new(env.points_pass.clone())),
+            name: "Ada Retained".into(),
+            email: "ada.retained@example.com".into(),
+            wallet: "google".into(),
+            send_welcome: false,
+        })
+        .await
+        .unwrap();
+    counter
+        .issue_gift_card(counter_core::GiftCardIssue {
+            amount: "20".into(),
+            currency: "EUR".into(),
+            locale: "en".into(),
+            recipient_name: "Grace Retained".into(),
+            recipient_email: "grace.retained@example.com".into(),
+        })
+        .await
+        .unwrap();
+    let gift = env.gift_card(40).await;
+    counter
+        .take_payment(gift.clone(), "5", Some("T-9".into()))
+        .await
+        .unwrap();
+    drain(&counter).await;
+    let before = outbox_text(&env);
+    for kept in ["Ada Retained", "ada.retained@example.com", "Grace Retained"] {
+        assert!(before.contains(kept), "{kept} not kept at first");
+    }
+    let day = Zoned::now().date().to_string();
+    let listed = counter.history(&day, &day, None, 100).unwrap();
+    assert_eq!(listed.len(), 3);
+
+    // Out of range, or a cashier's: refused, nothing changes.
+    for wrong in [0, 3651] {
+        assert!(matches!(
+            counter.set_retention_days(wrong),
+            Err(Error::NotAllowed(
+                counter_core::NotAllowed::RetentionOutOfRange { max: 3650 }
+            ))
+        ));
+    }
+    crate::cashier_signs_in(&counter);
+    assert!(matches!(counter.set_retention_days(1), Err(Error::Pin(_))));
+    crate::owner_signs_in(&counter);
+    assert_eq!(counter.retention_days().unwrap(), 90);
+    counter.set_retention_days(1).unwrap();
+    assert_eq!(counter.retention_days().unwrap(), 1);
+    // A day is not over: nothing is forgotten yet.
+    assert!(outbox_text(&env).contains("ada.retained@example.com"));
+    counter.close().await;
+
+    env.clock.advance(jiff::SignedDuration::from_hours(48));
+    let counter = env.counter().await;
+    crate::owner_signs_in(&counter);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let text = outbox_text(&env);
+        let gone = [
+            "Ada Retained",
+            "ada.retained@example.com",
+            "Grace Retained",
+            "grace.retained",
+        ]
+        .iter()
+        .all(|personal| !text.contains(personal));
+        if gone {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "still kept: {text}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    // What the history counts stays: the same writes, kinds and outcomes.
+    let after = counter.history(&day, &day, None, 100).unwrap();
+    let shape = |items: &[counter_core::outbox::OutboxItem]| {
+        items
+            .iter()
+            .map(|i| (i.id, i.write.kind(), i.state, i.idempotency_key.clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(shape(&after), shape(&listed));
+    let receipts: String = {
+        let db = rusqlite::Connection::open(env.till_dir().join("till.db")).unwrap();
+        db.prepare("SELECT receipt FROM print_jobs")
+            .unwrap()
+            .query_map([], |row| row.get::<_, String>(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    assert!(!receipts.contains("Grace Retained"), "{receipts}");
+    counter.close().await;
 }

@@ -82,6 +82,8 @@ export const actionWords: Record<Action, string> = {
   export_history: 'Export the history',
   unusual_activity: 'See unusual activity',
   set_unusual_threshold: 'Set the unusual-activity threshold',
+  retention: 'See how long customers’ details are kept',
+  set_retention: 'Set how long customers’ details are kept',
   check_amount: 'Check an amount against the offline policy',
   disconnect: 'Forget the business’s key',
   save_offline_payments: 'Change the offline policy',

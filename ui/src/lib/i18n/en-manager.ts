@@ -183,6 +183,10 @@ export const managerWords = {
   customer_monitor: 'On {name} ({width}×{height})',
   customer_saved: 'The customer’s screen follows.',
   unusual_title: 'Unusual activity today',
+  retention_title: 'Customers’ details',
+  retention_days: 'Kept in closed writes, receipts and gift cards for (days)',
+  retention_hint: 'After that the till keeps when, who, what kind and the amounts: no names, emails or phones.',
+  retention_saved: 'Saved.',
   unusual_threshold: 'More scans of one card in a day than',
   unusual_none: 'No card was scanned more than {n} times today.',
   unusual_scans: { one: '{n} scan today', other: '{n} scans today' },
@@ -199,6 +203,7 @@ export const managerWords = {
   scanner_layout_de: 'German (QWERTZ)',
   scanner_layout_saved: 'Scanner layout saved.',
   not_allowed_threshold: 'The threshold is from 1 to {max} scans a day.',
+  not_allowed_retention: 'Customers’ details are kept from 1 to {max} days.',
 } satisfies Record<string, Entry>;
 
 /** The names of the manager's screens' sentences. */

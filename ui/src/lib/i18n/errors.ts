@@ -215,6 +215,8 @@ function describeData(data: ErrorData, lang: Lang): string {
           return tr(lang, 'not_allowed_not_unsure');
         case 'threshold_out_of_range':
           return tr(lang, 'not_allowed_threshold', { max: r.max });
+        case 'retention_out_of_range':
+          return tr(lang, 'not_allowed_retention', { max: r.max });
         case 'lock_minutes_out_of_range':
           return tr(lang, 'not_allowed_lock_minutes', { max: r.max });
         case 'not_signed_in':

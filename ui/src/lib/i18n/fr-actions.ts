@@ -81,6 +81,8 @@ export const actionWords: Record<Action, string> = {
   export_history: 'Exporter l’historique',
   unusual_activity: 'Voir l’activité inhabituelle',
   set_unusual_threshold: 'Régler le seuil d’activité inhabituelle',
+  retention: 'Voir combien de temps les données des clients sont gardées',
+  set_retention: 'Régler combien de temps les données des clients sont gardées',
   check_amount: 'Vérifier un montant selon la règle hors ligne',
   disconnect: 'Oublier la clé de l’entreprise',
   save_offline_payments: 'Modifier la règle hors ligne',

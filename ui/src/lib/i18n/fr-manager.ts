@@ -182,6 +182,10 @@ export const managerWords: Record<ManagerKey, Entry> = {
   customer_monitor: 'Sur {name} ({width}×{height})',
   customer_saved: 'L’écran client suit.',
   unusual_title: 'Activité inhabituelle aujourd’hui',
+  retention_title: 'Données des clients',
+  retention_days: 'Gardées dans les écritures closes, les tickets et les cartes cadeaux pendant (jours)',
+  retention_hint: 'Ensuite la caisse garde quand, qui, quoi et les montants : ni noms, ni e-mails, ni téléphones.',
+  retention_saved: 'Enregistré.',
   unusual_threshold: 'Plus de passages d’une carte par jour que',
   unusual_none: 'Aucune carte n’a été scannée plus de {n} fois aujourd’hui.',
   unusual_scans: { one: '{n} passage aujourd’hui', other: '{n} passages aujourd’hui' },
@@ -198,4 +202,5 @@ export const managerWords: Record<ManagerKey, Entry> = {
   scanner_layout_de: 'Allemande (QWERTZ)',
   scanner_layout_saved: 'Disposition du scanner enregistrée.',
   not_allowed_threshold: 'Le seuil va de 1 à {max} passages par jour.',
+  not_allowed_retention: 'Les données des clients sont gardées de 1 à {max} jours.',
 };

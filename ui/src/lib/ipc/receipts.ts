@@ -103,6 +103,16 @@ export function unusualActivity(): Promise<UnusualActivity> {
   return call<UnusualActivity>('unusual_activity');
 }
 
+/** How many days closed writes, receipts and gift cards keep customers' details. */
+export function retention(): Promise<number> {
+  return call<number>('retention');
+}
+
+/** Sets how many days customers' details are kept (a manager's). */
+export function setRetention(days: number): Promise<void> {
+  return call<void>('set_retention', { days });
+}
+
 /** How many loyalty scans of one card in a day are unusual (a manager's). */
 export function setUnusualThreshold(threshold: number): Promise<void> {
   return call<void>('set_unusual_threshold', { threshold });

@@ -1,11 +1,11 @@
-//! A closed write keeps its gift card as the till keeps an id no write needs whole
-//! (`crate::kept`): its last four wherever the id was (the write, the request's body,
-//! the answer, the service's words), and its order key becomes the card's keyed hash,
-//! which a scanned card is still matched against (`payers_by_reference`). The write
-//! keeps the whole id a few minutes after it closed
-//! ([`crate::outbox::ANSWER_KEEPS_ITS_CARD`]): the
-//! counter shows the answer, a card just issued is handed over, a card just paid from
-//! is read again.
+//! What a closed write keeps of the people and cards it names. Its gift card as the
+//! till keeps an id no write needs whole (`crate::kept`): its last four wherever the id
+//! was (the write, the request's body, the answer, the service's words), and its order
+//! key becomes the card's keyed hash, which a scanned card is still matched against
+//! (`payers_by_reference`); the whole id stays a few minutes after the write closed
+//! ([`crate::outbox::ANSWER_KEEPS_ITS_CARD`]: the counter shows the answer, a card just
+//! issued is handed over, a card just paid from is read again). Past the retention, no
+//! customer's details at all ([`redact_closed`]).
 
 use jiff::Timestamp;
 use rusqlite::{Connection, params};
@@ -64,4 +64,27 @@ pub(crate) fn keep_card_ends(conn: &Connection, before: Timestamp) -> rusqlite::
         }
     }
     Ok(whole.len())
+}
+
+/// Takes the customers' details out of each write closed before `before` (the
+/// retention): names, emails and phones in the write and the answer, the request's body
+/// but its reference, the service's words. What the history and the shift reports
+/// count stays: when, who, what kind, amounts, the service's record ids, the last four.
+/// Answers how many writes changed.
+pub(crate) fn redact_closed(conn: &Connection, before: Timestamp) -> rusqlite::Result<usize> {
+    conn.execute(
+        "UPDATE outbox SET
+             write = json_replace(write, '$.name', '', '$.email', '',
+                                  '$.recipient_name', '', '$.recipient_email', ''),
+             body = CASE WHEN json_extract(body, '$.reference') IS NOT NULL
+                         THEN json_object('reference', json_extract(body, '$.reference'))
+                         ELSE '{}' END,
+             answer = json_replace(answer, '$.name', NULL, '$.email', NULL, '$.phone', NULL,
+                                   '$.gift_card.recipient_name', NULL),
+             problem_detail = NULL,
+             last_error = NULL,
+             redacted = 1
+         WHERE redacted = 0 AND closed_at IS NOT NULL AND closed_at < ?1",
+        [ts(before)],
+    )
 }

@@ -12,6 +12,10 @@ given: string, } | { "kind": "no_printer" } | { "kind": "threshold_out_of_range"
 /**
  * The most it may be.
  */
+max: number, } | { "kind": "retention_out_of_range", 
+/**
+ * The most days.
+ */
 max: number, } | { "kind": "not_waiting_to_print" } | { "kind": "not_unsure" } | { "kind": "lock_minutes_out_of_range", 
 /**
  * The most minutes.
