@@ -198,6 +198,14 @@ fn store_customer(
 /// Removes the customers a finished walk (`walk`) did not see: the service no longer
 /// lists them. Answers how many.
 pub(crate) fn forget_unseen(tx: &Transaction<'_>, walk: i64) -> rusqlite::Result<u64> {
+    // The service no longer lists them: their details leave the closed history too.
+    let unseen: Vec<String> = tx
+        .prepare("SELECT id FROM customers WHERE walk < ?1")?
+        .query_map([walk], |row| row.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    for customer in &unseen {
+        store::redact_customer(tx, customer)?;
+    }
     for index in ["customer_search", "customer_digits"] {
         tx.execute(
             &format!(
@@ -229,7 +237,8 @@ pub(crate) fn forget_business(tx: &Transaction<'_>) -> rusqlite::Result<()> {
     )
 }
 
-/// Removes a customer the service no longer has (deleted), with their cards.
+/// Removes a customer the service no longer has (deleted), with their cards, and their
+/// details from the closed history.
 pub(crate) fn forget_customer(
     tx: &Transaction<'_>,
     id: &loyalty_api::CustomerId,
@@ -251,6 +260,7 @@ pub(crate) fn forget_customer(
         [id.as_str()],
     )?;
     tx.execute("DELETE FROM customers WHERE id = ?1", [id.as_str()])?;
+    store::redact_customer(tx, id.as_str())?;
     Ok(())
 }
 

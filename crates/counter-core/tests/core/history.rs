@@ -313,3 +313,62 @@ async fn past_the_retention_closed_writes_keep_what_is_counted_and_no_customers_
     assert!(!receipts.contains("Grace Retained"), "{receipts}");
     counter.close().await;
 }
+
+/// A customer the service no longer lists (deleted at the service) leaves the till at
+/// the next walk: the cache, and their details in the closed history (their enrolment
+/// is still counted).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_customer_deleted_at_the_service_leaves_the_closed_history_at_the_next_walk() {
+    let env = Env::start().await;
+    let counter = env.counter().await;
+    crate::owner_signs_in(&counter);
+    let enrolled = counter
+        .enrol(Enrolment {
+            pass_id: Some(PassId::new(env.points_pass.clone())),
+            name: "Ada Deleted".into(),
+            email: "ada.deleted@example.com".into(),
+            wallet: "google".into(),
+            send_welcome: false,
+        })
+        .await
+        .unwrap();
+    let counter_core::Outcome::Done { answer, .. } = enrolled else {
+        panic!("{enrolled:?}");
+    };
+    let kept = counter
+        .enrol(Enrolment {
+            pass_id: Some(PassId::new(env.points_pass.clone())),
+            name: "Bea Kept".into(),
+            email: "bea.kept@example.com".into(),
+            wallet: "google".into(),
+            send_welcome: false,
+        })
+        .await
+        .unwrap();
+    assert!(matches!(kept, counter_core::Outcome::Done { .. }));
+    drain(&counter).await;
+    counter.sync(None).await.unwrap();
+    assert!(outbox_text(&env).contains("ada.deleted@example.com"));
+
+    env.control(
+        "DELETE",
+        &format!("/_sandbox/customers/{}", answer.id),
+        serde_json::json!({}),
+    )
+    .await;
+    let walk = counter.sync(None).await.unwrap();
+    assert_eq!(walk.removed, 1);
+    let text = outbox_text(&env);
+    assert!(
+        !text.contains("Ada Deleted") && !text.contains("ada.deleted"),
+        "{text}"
+    );
+    assert!(
+        text.contains("bea.kept@example.com"),
+        "another customer went too"
+    );
+    let day = Zoned::now().date().to_string();
+    assert_eq!(counter.history(&day, &day, None, 100).unwrap().len(), 2);
+    assert!(counter.search("Ada Deleted", 5).unwrap().is_empty());
+    counter.close().await;
+}

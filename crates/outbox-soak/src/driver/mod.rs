@@ -419,14 +419,14 @@ async fn soak(run: &mut Run) -> anyhow::Result<(i32, String)> {
         if decisions.is_empty() {
             break;
         }
-        let all = counter.queue(false, u32::MAX)?;
+        let all = reconcile::with_whole_gift_cards(&workload, counter.queue(false, u32::MAX)?)?;
         for item in decisions {
             let line =
                 reconcile::settle(&counter, &server, &workload, &all, item, &mut settled).await?;
             run.say(line);
         }
     }
-    let items = counter.queue(false, u32::MAX)?;
+    let items = reconcile::with_whole_gift_cards(&workload, counter.queue(false, u32::MAX)?)?;
     counter.close().await;
     let report = reconcile::check(&server, &workload, &items).await?;
     for line in &report.lines {

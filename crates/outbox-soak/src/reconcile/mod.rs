@@ -150,6 +150,32 @@ fn fate(item: &OutboxItem) -> Fate {
 }
 
 /// One line about an item, for people reading the run.
+/// The till keeps a closed payment's gift card by its last four (`****abcd`, minutes
+/// after it closed): the judge knows the run's gift cards, and puts each whole id back
+/// before it reads the server's ledgers (a last four that names no card of the run, or
+/// two, is an error, never a guess).
+pub fn with_whole_gift_cards(
+    workload: &Workload,
+    mut items: Vec<OutboxItem>,
+) -> anyhow::Result<Vec<OutboxItem>> {
+    for item in &mut items {
+        if let Write::Payment { gift_card_id, .. } = &mut item.write
+            && let Some(end) = gift_card_id.as_str().strip_prefix("****")
+        {
+            let whole: Vec<&String> = workload
+                .gift_cards
+                .iter()
+                .filter(|card| card.ends_with(end))
+                .collect();
+            let [whole] = whole.as_slice() else {
+                anyhow::bail!("{} gift cards of the run end in {end}", whole.len());
+            };
+            *gift_card_id = loyalty_api::GiftCardId::new(whole.as_str());
+        }
+    }
+    Ok(items)
+}
+
 pub fn describe(item: &OutboxItem) -> String {
     let what = match &item.write {
         Write::Scan {

@@ -73,18 +73,38 @@ pub(crate) fn keep_card_ends(conn: &Connection, before: Timestamp) -> rusqlite::
 /// Answers how many writes changed.
 pub(crate) fn redact_closed(conn: &Connection, before: Timestamp) -> rusqlite::Result<usize> {
     conn.execute(
-        "UPDATE outbox SET
-             write = json_replace(write, '$.name', '', '$.email', '',
-                                  '$.recipient_name', '', '$.recipient_email', ''),
-             body = CASE WHEN json_extract(body, '$.reference') IS NOT NULL
-                         THEN json_object('reference', json_extract(body, '$.reference'))
-                         ELSE '{}' END,
-             answer = json_replace(answer, '$.name', NULL, '$.email', NULL, '$.phone', NULL,
-                                   '$.gift_card.recipient_name', NULL),
-             problem_detail = NULL,
-             last_error = NULL,
-             redacted = 1
-         WHERE redacted = 0 AND closed_at IS NOT NULL AND closed_at < ?1",
+        &format!(
+            "UPDATE outbox SET {REDACTED}
+             WHERE redacted = 0 AND closed_at IS NOT NULL AND closed_at < ?1"
+        ),
         [ts(before)],
     )
 }
+
+/// Takes the details of `customer`, whom the service no longer lists (deleted), out of
+/// the closed writes that name them (their enrolment): the history keeps that it
+/// happened, not who. Answers how many writes changed.
+pub(crate) fn redact_customer(conn: &Connection, customer: &str) -> rusqlite::Result<usize> {
+    conn.execute(
+        &format!(
+            "UPDATE outbox SET {REDACTED}
+             WHERE closed_at IS NOT NULL AND kind = 'enrol'
+               AND json_extract(answer, '$.id') = ?1"
+        ),
+        [customer],
+    )
+}
+
+/// What a redacted write keeps: no name, email or phone in the write or the answer,
+/// the request's body but its reference, none of the service's words.
+const REDACTED: &str = "
+    write = json_replace(write, '$.name', '', '$.email', '',
+                         '$.recipient_name', '', '$.recipient_email', ''),
+    body = CASE WHEN json_extract(body, '$.reference') IS NOT NULL
+                THEN json_object('reference', json_extract(body, '$.reference'))
+                ELSE '{}' END,
+    answer = json_replace(answer, '$.name', NULL, '$.email', NULL, '$.phone', NULL,
+                          '$.gift_card.recipient_name', NULL),
+    problem_detail = NULL,
+    last_error = NULL,
+    redacted = 1";
