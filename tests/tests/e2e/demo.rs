@@ -504,6 +504,11 @@ async fn a_refused_connection_leaves_the_demo_as_it_was() -> anyhow::Result<()> 
         let id = customer["id"].as_str().context("id")?.to_owned();
         let before = support::stamps(&server.card(&id, &card).await?)?;
         support::scan(driver, &card).await?;
+        // The card read first (a click before it lands acts on nothing).
+        support::text_until(driver, By::Id("card-panel"), Duration::from_secs(15), |t| {
+            t.contains(card.as_str())
+        })
+        .await?;
         driver.find(By::Id("act-visit")).await?.click().await?;
         support::shown(driver, By::Id("result"), Duration::from_secs(15)).await?;
         ensure!(support::stamps(&server.card(&id, &card).await?)? == before + 1);

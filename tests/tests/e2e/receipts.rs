@@ -49,6 +49,28 @@ async fn preview_text(driver: &WebDriver) -> anyhow::Result<String> {
 
 async fn set_up_printer(driver: &WebDriver, printer: &FakePrinter) -> anyhow::Result<()> {
     open_settings(driver).await?;
+    // A serial line is one only when chosen as such, and only a serial line's path:
+    // a disk is refused in words.
+    let serial = driver.find(By::Id("printer-kind-serial")).await?;
+    serial.scroll_into_view().await?;
+    serial.click().await?;
+    let path = shown(driver, By::Id("printer-path"), WAIT).await?;
+    let offered = path.prop("value").await?.unwrap_or_default();
+    ensure!(
+        offered == "/dev/ttyUSB0",
+        "a serial line's path is offered: {offered:?}"
+    );
+    path.clear().await?;
+    path.send_keys("/dev/sda").await?;
+    let save = driver.find(By::Id("printer-save")).await?;
+    save.scroll_into_view().await?;
+    save.click().await?;
+    support::as_manager_if_asked(driver).await?;
+    text_until(driver, By::Id("printer-error"), WAIT, |t| {
+        t.contains("is not a serial line")
+    })
+    .await?;
+    shot(driver, "settings-printer-serial-refused").await?;
     let network = driver.find(By::Id("printer-kind-network")).await?;
     network.scroll_into_view().await?;
     network.click().await?;

@@ -16,9 +16,15 @@ pub enum PrinterAddressError {
     /// Port 0.
     #[error("a printer's port is from 1 to 65535")]
     NoPort,
-    /// Not a printer's device (`/dev/usb/lp0`, `/dev/lp0`, `/dev/ttyUSB0`, …).
+    /// Not a printer's device (`/dev/usb/lp0`, `/dev/lp0`).
     #[error("{given:?} is not a printer's device")]
     NotADevice {
+        /// What was given (cut to 64 characters).
+        given: String,
+    },
+    /// Not a serial line (`/dev/ttyUSB0`, `/dev/ttyACM0`, `/dev/ttyS0`, `/dev/rfcomm0`).
+    #[error("{given:?} is not a serial line")]
+    NotASerialLine {
         /// What was given (cut to 64 characters).
         given: String,
     },

@@ -27,28 +27,43 @@ pub enum PrinterAddress {
         /// Its port.
         port: u16,
     },
-    /// A local device, `/dev/usb/lp0`.
+    /// A printer's device of this computer: USB (`/dev/usb/lp0`) or parallel
+    /// (`/dev/lp0`).
     Device {
         /// The device's path.
+        path: String,
+    },
+    /// A serial line, chosen as such (`/dev/ttyUSB0`, `/dev/ttyACM0`, `/dev/ttyS0`,
+    /// Bluetooth's `/dev/rfcomm0`): set to raw mode when opened.
+    Serial {
+        /// The line's path.
         path: String,
     },
 }
 }
 
 /// The devices a receipt printer appears as, each followed by its number.
-const PRINTER_DEVICES: [&str; 6] = [
-    "/dev/usb/lp",
-    "/dev/lp",
-    "/dev/ttyUSB",
-    "/dev/ttyACM",
-    "/dev/ttyS",
-    "/dev/rfcomm",
-];
+const PRINTER_DEVICES: [&str; 2] = ["/dev/usb/lp", "/dev/lp"];
+/// The serial lines one may be on, each followed by its number.
+const SERIAL_LINES: [&str; 4] = ["/dev/ttyUSB", "/dev/ttyACM", "/dev/ttyS", "/dev/rfcomm"];
+
+/// `path` trimmed, when it is one of `families` followed by a number.
+fn in_family(path: &str, families: &[&str]) -> Option<String> {
+    let path = path.trim();
+    families
+        .iter()
+        .any(|family| {
+            path.strip_prefix(family).is_some_and(|n| {
+                !n.is_empty() && n.len() <= 3 && n.bytes().all(|b| b.is_ascii_digit())
+            })
+        })
+        .then(|| path.to_owned())
+}
 
 impl PrinterAddress {
-    /// The address, checked: a host name or IP address, a port, or a printer's device:
-    /// a USB printer (`/dev/usb/lp0`), a parallel port (`/dev/lp0`), a serial line
-    /// (`/dev/ttyUSB0`, `/dev/ttyACM0`, `/dev/ttyS0`) or Bluetooth's (`/dev/rfcomm0`),
+    /// The address, checked: a host name or IP address, a port; a printer's device, a
+    /// USB printer (`/dev/usb/lp0`) or a parallel port (`/dev/lp0`); or a serial line
+    /// chosen as such (`/dev/ttyUSB0`, `/dev/ttyACM0`, `/dev/ttyS0`, `/dev/rfcomm0`);
     /// never another file under `/dev/` (a disk, `/dev/fd/N`, `/dev/shm/…`).
     pub fn checked(self) -> Result<Self, PrinterAddressError> {
         match self {
@@ -69,20 +84,16 @@ impl PrinterAddress {
                 }
                 Ok(PrinterAddress::Network { host, port })
             }
-            PrinterAddress::Device { path } => {
-                let path = path.trim().to_owned();
-                let fine = PRINTER_DEVICES.iter().any(|family| {
-                    path.strip_prefix(family).is_some_and(|n| {
-                        !n.is_empty() && n.len() <= 3 && n.bytes().all(|b| b.is_ascii_digit())
-                    })
-                });
-                if !fine {
-                    return Err(PrinterAddressError::NotADevice {
-                        given: crate::error::shown(&path),
-                    });
-                }
-                Ok(PrinterAddress::Device { path })
-            }
+            PrinterAddress::Device { path } => in_family(&path, &PRINTER_DEVICES)
+                .map(|path| PrinterAddress::Device { path })
+                .ok_or_else(|| PrinterAddressError::NotADevice {
+                    given: crate::error::shown(path.trim()),
+                }),
+            PrinterAddress::Serial { path } => in_family(&path, &SERIAL_LINES)
+                .map(|path| PrinterAddress::Serial { path })
+                .ok_or_else(|| PrinterAddressError::NotASerialLine {
+                    given: crate::error::shown(path.trim()),
+                }),
         }
     }
 }
@@ -181,7 +192,7 @@ impl Link {
                     Err(_) => Err("no answer in time".to_owned()),
                 }
             }
-            PrinterAddress::Device { path } => open_device(path)
+            PrinterAddress::Device { path } | PrinterAddress::Serial { path } => open_device(path)
                 .map(Link::Device)
                 .map_err(|err| err.to_string()),
         }
@@ -247,6 +258,8 @@ impl Link {
 /// Opens a printer's device for reading and writing without blocking, once its name
 /// leads to a device (not a file put in its place); a serial line is set to raw mode,
 /// so every byte passes as it is (no echo, no line editing, no end of line changed).
+/// Only a line chosen as a serial line gets here as one, but for a line an earlier
+/// version kept as a device.
 fn open_device(path: &str) -> io::Result<std::fs::File> {
     use rustix::fs::{FileType, Mode, OFlags};
     let flags = OFlags::RDWR | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
@@ -343,15 +356,40 @@ mod tests {
         ));
         assert_eq!(network("p", 0).checked(), Err(PrinterAddressError::NoPort));
         let device = |path: &str| PrinterAddress::Device { path: path.into() };
-        for fine in [
-            "/dev/usb/lp0",
-            " /dev/lp1 ",
+        let serial = |path: &str| PrinterAddress::Serial { path: path.into() };
+        for fine in ["/dev/usb/lp0", " /dev/lp1 "] {
+            assert!(device(fine).checked().is_ok(), "{fine:?}");
+        }
+        for line in [
             "/dev/ttyUSB0",
             "/dev/ttyACM12",
             "/dev/ttyS3",
             "/dev/rfcomm0",
         ] {
-            assert!(device(fine).checked().is_ok(), "{fine:?}");
+            assert!(serial(line).checked().is_ok(), "{line:?}");
+            // A serial line only when chosen as such.
+            assert!(
+                matches!(
+                    device(line).checked(),
+                    Err(PrinterAddressError::NotADevice { .. })
+                ),
+                "{line:?}"
+            );
+        }
+        for not_a_line in [
+            "/dev/usb/lp0",
+            "/dev/tty0",
+            "/dev/tty",
+            "/dev/sda",
+            "/dev/ttyS",
+        ] {
+            assert!(
+                matches!(
+                    serial(not_a_line).checked(),
+                    Err(PrinterAddressError::NotASerialLine { .. })
+                ),
+                "{not_a_line:?}"
+            );
         }
         for bad in [
             "/etc/passwd",

@@ -502,6 +502,13 @@ async fn a_cashier_without_the_pin_cannot_set_up_a_printer_and_bad_addresses_cha
         PrinterAddress::Device {
             path: "/etc/passwd".into(),
         },
+        // A serial line only when chosen as such; a serial line is a tty's.
+        PrinterAddress::Device {
+            path: "/dev/ttyUSB0".into(),
+        },
+        PrinterAddress::Serial {
+            path: "/dev/sda".into(),
+        },
     ] {
         assert_eq!(
             counter

@@ -173,6 +173,8 @@ function describeData(data: ErrorData, lang: Lang): string {
           return tr(lang, 'printer_no_port');
         case 'not_a_device':
           return tr(lang, 'printer_not_a_device', { given: r.given });
+        case 'not_a_serial_line':
+          return tr(lang, 'printer_not_a_serial_line', { given: r.given });
       }
       break;
     }

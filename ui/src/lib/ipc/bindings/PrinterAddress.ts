@@ -15,4 +15,8 @@ port: number, } | { "kind": "device",
 /**
  * The device's path.
  */
+path: string, } | { "kind": "serial", 
+/**
+ * The line's path.
+ */
 path: string, };

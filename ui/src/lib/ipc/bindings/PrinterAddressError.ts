@@ -11,4 +11,8 @@ given: string, } | { "kind": "no_port" } | { "kind": "not_a_device",
 /**
  * What was given (cut to 64 characters).
  */
+given: string, } | { "kind": "not_a_serial_line", 
+/**
+ * What was given (cut to 64 characters).
+ */
 given: string, };
