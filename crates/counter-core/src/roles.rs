@@ -545,7 +545,10 @@ mod tests {
         // A window reading a till another copy owns shows its queue, not a year of
         // writes (the History is a manager's, as its export).
         assert_eq!(table.rule(Action::Queue, Seat::ReadingOnly), Rule::Allowed);
-        assert_eq!(table.rule(Action::History, Seat::ReadingOnly), Rule::Refused);
+        assert_eq!(
+            table.rule(Action::History, Seat::ReadingOnly),
+            Rule::Refused
+        );
     }
 
     #[test]
