@@ -347,3 +347,105 @@ fn count_queued(conn: &Connection) -> i64 {
     )
     .unwrap()
 }
+
+/// Payments an earlier version stored (schema 14, before ids were kept by their last
+/// four) come along through migration 15: the queued one still whole (it must be sent),
+/// the one answered kept as `****` and its keyed hash once the forgetter's time came;
+/// the cached gift cards, keyed by whole ids, are gone (read again when scanned).
+#[test]
+fn payments_of_schema_14_are_kept_the_queued_whole_the_closed_by_last_four() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("till.db");
+    let payment = |card: &str| -> Write {
+        serde_json::from_value(serde_json::json!({
+            "kind": "payment", "gift_card_id": card, "amount_minor": 500,
+            "currency": "EUR", "reference": "Counter 1 #1",
+        }))
+        .unwrap()
+    };
+    let (waiting, answered) = ("gc_StillWaiting0001", "gc_AnsweredBefore0002");
+    {
+        let earlier = crate::db::at_schema(&path, 14);
+        earlier
+            .execute(
+                "INSERT INTO people (name, role, hash, created_at)
+                 VALUES ('Owner', 'owner', 'x', '2026-11-27T09:00:00Z')",
+                [],
+            )
+            .unwrap();
+        for (n, card, state, closed_at, answer) in [
+            (1, waiting, "queued", None, None),
+            (
+                2,
+                answered,
+                "done",
+                Some("2026-11-27T10:01:00.000Z"),
+                Some(format!(
+                    r#"{{"object":"gift_card_payment","gift_card":{{"id":"{answered}"}}}}"#
+                )),
+            ),
+        ] {
+            let write = payment(card);
+            earlier
+                .execute(
+                    "INSERT INTO outbox (kind, idempotency_key, order_key, write, body, state,
+                                         created_at, closed_at, answer, person, till)
+                     VALUES ('payment', ?1, ?2, ?3, ?4, ?5, '2026-11-27T10:00:00.000Z', ?6, ?7,
+                             1, 't1')",
+                    rusqlite::params![
+                        format!("k{n}"),
+                        write.order_key(),
+                        serde_json::to_string(&write).unwrap(),
+                        write.body(),
+                        state,
+                        closed_at,
+                        answer
+                    ],
+                )
+                .unwrap();
+        }
+        earlier
+            .execute(
+                "INSERT INTO gift_cards (id, gift_card, read_at)
+                 VALUES (?1, '{}', '2026-11-27T10:00:00.000Z')",
+                [answered],
+            )
+            .unwrap();
+    }
+    let conn = crate::db::open(&path).unwrap();
+    assert_eq!(count_queued(&conn), 1);
+    let gift_cards: i64 = conn
+        .query_row("SELECT count(*) FROM gift_cards", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(gift_cards, 0);
+
+    assert_eq!(
+        keep_card_ends(&conn, "2026-11-28T00:00:00Z".parse().unwrap()).unwrap(),
+        1
+    );
+    let queued = get(&conn, ItemId(1)).unwrap().unwrap();
+    assert_eq!(queued.state, ItemState::Queued);
+    assert_eq!(queued.idempotency_key, "k1");
+    assert_eq!(
+        queued.write,
+        payment(waiting),
+        "a write still to send keeps its card whole"
+    );
+    // (its answer, cut short here, is read as text)
+    let done: String = conn
+        .query_row("SELECT write FROM outbox WHERE id = 2", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(
+        serde_json::from_str::<Write>(&done).unwrap(),
+        payment("****0002")
+    );
+    let text: String = conn
+        .query_row(
+            "SELECT write || body || answer || order_key FROM outbox WHERE id = 2",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(!text.contains(answered), "{text}");
+    assert!(text.contains("gift_card#"), "{text}");
+}
