@@ -278,7 +278,7 @@ impl Counter {
             .push(tokio::spawn(printing::run_printer(core.clone())));
         counter
             .tasks
-            .push(tokio::spawn(run_forgetter(core.clone())));
+            .push(tokio::spawn(retention::run_forgetter(core.clone())));
         counter.tasks.push(tokio::spawn(run_prober(core)));
         counter
             .tasks
@@ -536,48 +536,6 @@ async fn run_checkpointer(conn: rusqlite::Connection) {
             Ok(back) => conn = Some(back),
             Err(_) => return,
         }
-    }
-}
-
-/// At the start and every two minutes: what the till must no longer keep is forgotten
-/// (a closed write's whole card a few minutes after it closed, a voucher's once its day
-/// is over, customers' details past the retention), and the WAL cut so that it is on the
-/// disk nowhere.
-async fn run_forgetter(core: Arc<Core>) {
-    // Often enough that a closed write's card is kept whole a few minutes only.
-    const EVERY: Duration = Duration::from_secs(120);
-    loop {
-        forget_now(&core);
-        tokio::time::sleep(EVERY).await;
-    }
-}
-
-fn forget_now(core: &Core) {
-    let now = core.now();
-    let before = now - crate::print_jobs::VOUCHER_KEEPS_ITS_CARD;
-    let db = core.db();
-    let closed = store::keep_card_ends(&db, now - crate::outbox::ANSWER_KEEPS_ITS_CARD)
-        .unwrap_or_else(|error| {
-            tracing::warn!(%error, "closed writes' card ids could not be forgotten");
-            0
-        });
-    let redacted = retention::redact_older(core, &db).unwrap_or_else(|error| {
-        tracing::warn!(%error, "customers' details past the retention could not be forgotten");
-        0
-    });
-    match crate::print_jobs::forget_cards(&db, before).map(|vouchers| vouchers + closed + redacted)
-    {
-        Ok(0) => {}
-        Ok(forgotten) => {
-            tracing::info!(
-                forgotten,
-                "whole gift-card ids or customers' details forgotten"
-            );
-            if let Err(error) = crate::db::truncate_wal(&db) {
-                tracing::warn!(%error, "the WAL could not be cut");
-            }
-        }
-        Err(error) => tracing::warn!(%error, "vouchers' card ids could not be forgotten"),
     }
 }
 
