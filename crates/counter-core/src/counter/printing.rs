@@ -87,15 +87,9 @@ impl Counter {
         self.staff()?;
         let stored = print_jobs::get(&self.core.db(), job)?.ok_or(Error::NoSuchReceipt)?;
         self.printer_set_up()?;
-        // A receipt kept while no printer was set up prints a first time as anyone's;
-        // any print after that is a copy, and a manager's (a voucher's copy is a card).
-        let first = print_jobs::never_printed(&self.core.reader(), job)?;
-        self.permit(if first {
-            Action::PrintKept
-        } else {
-            Action::Reprint
-        })?;
-        let receipt = if first {
+        let printing = self.reprinting_action(job)?;
+        self.permit(printing)?;
+        let receipt = if printing == Action::PrintKept {
             stored.receipt
         } else {
             stored.receipt.into_copy()
@@ -128,6 +122,17 @@ impl Counter {
         }
         self.printing_changed();
         Ok(())
+    }
+
+    /// What printing `job` again is, for the role table: a receipt kept while no printer
+    /// was set up prints a first time as anyone's ([`Action::PrintKept`]); any print
+    /// after that is a copy, and a manager's (a voucher's copy is a card).
+    pub(super) fn reprinting_action(&self, job: JobId) -> Result<Action, Error> {
+        Ok(if print_jobs::never_printed(&self.core.reader(), job)? {
+            Action::PrintKept
+        } else {
+            Action::Reprint
+        })
     }
 
     /// What settling `job` with `printed` is, for the role table.

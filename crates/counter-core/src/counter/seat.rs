@@ -288,21 +288,10 @@ impl Counter {
             Action::Connect | Action::TryDemo if self.connect_gate()?.needs_manager => {
                 Action::Disconnect
             }
-            Action::Reprint
-                if arguments
-                    .get("job")
-                    .and_then(Value::as_i64)
-                    .map(|job| {
-                        crate::print_jobs::never_printed(
-                            &self.core.reader(),
-                            crate::print_jobs::JobId(job),
-                        )
-                    })
-                    .transpose()?
-                    == Some(true) =>
-            {
-                Action::PrintKept
-            }
+            Action::Reprint => match arguments.get("job").and_then(Value::as_i64) {
+                Some(job) => self.reprinting_action(crate::print_jobs::JobId(job))?,
+                None => Action::Reprint,
+            },
             Action::SettlePrint => match (
                 arguments.get("job").and_then(Value::as_i64),
                 arguments.get("printed").and_then(Value::as_bool),
