@@ -134,12 +134,15 @@ kiosk-session-test: build
 
 ## e2e: only the end-to-end tests, on the built app under Xvfb (one at a time: fixed ports).
 # Asked as `--workspace --test e2e` (not `-p`): the workspace's feature set, so the
-# binary `make build` made is the one that runs.
+# binary `make build` made is the one that runs. Then what the tests' tills left on the
+# disk: no API key outside its key file; no file or folder another user may read, no
+# whole gift-card id or email address in any file, each till's database encrypted and
+# opening with the key the app keeps (`till-files`, tests/src/till_files.rs).
 e2e: build
 	rm -rf target/e2e-home target/axe-review.txt target/axe-screens.txt
 	$(HEADLESS) cargo test --workspace $(FEATURES) --test e2e -- --test-threads=1
 	scripts/no-key-outside-key-files.sh target/e2e-home
-	scripts/private-files.sh target/e2e-home
+	target/debug/till-files target/e2e-home
 	@echo "axe-core: $$(grep -vc '^planted' target/axe-screens.txt) screen states audited ($$(grep -v '^planted' target/axe-screens.txt | sort -u | wc -l) distinct), no violation; what it could not decide, for a person:"
 	@sort -u target/axe-review.txt 2>/dev/null || echo "(nothing)"
 

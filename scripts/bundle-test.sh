@@ -28,8 +28,9 @@ field() { dpkg-deb -f "$deb" "$1"; }
 [ "$(field Version)" = "$version" ] && ok "version $version" || fail "version $(field Version), Cargo says $version"
 [ "$(field Architecture)" = "$(dpkg --print-architecture)" ] && ok "architecture $(field Architecture)" ||
   fail "architecture $(field Architecture)"
-# Depends as dpkg-shlibdeps computes it from the binary, the C library included.
-for library in libc6 libgtk-3-0 libwebkit2gtk-4.1-0; do
+# Depends as dpkg-shlibdeps computes it from the binary, the C library included, and
+# OpenSSL's (libcrypto), which SQLCipher encrypts the till's database with.
+for library in libc6 libgtk-3-0 libwebkit2gtk-4.1-0 libssl3; do
   case "$(field Depends)" in
     *"$library "*|*"$library,"*|*"$library") ok "depends on $library" ;;
     *) fail "Depends lacks $library: $(field Depends)" ;;

@@ -78,6 +78,8 @@ const SHOWN_AT_THE_LATEST: std::time::Duration = std::time::Duration::from_secs(
 /// is nothing the app could show the user in that case.
 pub fn run(cli: Cli) {
     let started = logging::StartUp::now();
+    // Before a file is made: the app's and its web view's are its user's alone.
+    counter_core::private::from_now_on();
     // A second launch hands over to the running copy before it sets anything up. A copy
     // that cannot tell runs on: the till's own lock keeps its data to one owner.
     let first = match instance::claim() {

@@ -10,6 +10,8 @@
 //! - `LOYALTY_COUNTER_APP`: the app binary (default `target/debug/loyalty-counter`);
 //! - `E2E_SHOTS_DIR`: when set, [`App::shot`] saves a screenshot of each screen there.
 
+pub mod till_files;
+
 use std::future::Future;
 use std::net::TcpStream;
 use std::os::unix::process::CommandExt as _;
@@ -117,7 +119,7 @@ impl App {
         }
         for till in [data.join("till"), data.join("demo/till")] {
             counter_core::private::dir(&till)?;
-            let db = counter_core::db::open(&till.join("till.db"))?;
+            let db = open_till_db(&till)?;
             let now = jiff::Timestamp::now();
             counter_core::pin::set(&db, OWNER_PIN, now)?;
             counter_core::people::add(
@@ -384,6 +386,26 @@ fn home_of(name: &str) -> PathBuf {
 /// The app's data folder in the home folder `home`.
 pub fn data_dir_in(home: &Path) -> PathBuf {
     home.join("data/app.loyaltycounter.desktop")
+}
+
+/// Where the app keeps the keys of the till in the folder `till`: the demo's till its
+/// own, in its folder (or sealed there); a shop's till the keychain's, else sealed.
+pub fn till_keys(till: &Path) -> counter_core::secrets::KeyStore {
+    use counter_core::secrets::{KeyStore, SecretsConfig};
+    let config = if till.ends_with("demo/till") {
+        SecretsConfig::FileOnly
+    } else {
+        SecretsConfig::default()
+    };
+    KeyStore::new(config, till)
+}
+
+/// The database of the till in the folder `till`, opened with its key as the app does.
+pub fn open_till_db(till: &Path) -> Result<rusqlite::Connection> {
+    Ok(counter_core::db::open_till(
+        &till_keys(till),
+        &till.join("till.db"),
+    )?)
 }
 
 /// Saves a screenshot of the current screen as `<E2E_SHOTS_DIR>/<screen>.png`, when

@@ -16,6 +16,10 @@
 //! 5. a big shop: the server seeded up to 1,000,000 customers, synced again, and
 //!    searched as you type (names and phone numbers).
 //!
+//! What encrypting the database at rest (SQLCipher) costs is measured beside each: the
+//! enqueue of section 1, the first sync of section 3, the sync and the search of
+//! section 5, each against the same till kept in clear, interleaved in the same run.
+//!
 //! Run: `cargo run --release -p counter-core --example bench` (`-- enqueue` for the
 //! first figures only, `-- scale` for the last three, `-- sync` for the third only).
 
@@ -23,7 +27,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use counter_core::secrets::SecretsConfig;
-use counter_core::{Config, Counter, FreshCard, SystemClock, UuidIds};
+use counter_core::{AtRest, Config, Counter, FreshCard, SystemClock, UuidIds};
 use loyalty_api::{CardId, ScanAction};
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
@@ -107,13 +111,36 @@ fn config() -> Config {
     }
 }
 
-/// The three places an enqueue is timed: a bare table, a till with an empty queue,
-/// and a till with `QUEUED` writes waiting (none connected, so nothing is sent).
+/// A till as [`config`] opens it, but its database in clear: what encryption costs is
+/// measured against it.
+fn in_clear() -> Config {
+    Config {
+        at_rest: AtRest::InClearForMeasures,
+        ..config()
+    }
+}
+
+async fn open_till(dir: &std::path::Path, config: Config) -> Result<Counter> {
+    Ok(Counter::open(dir, config, Arc::new(SystemClock), Arc::new(UuidIds)).await?)
+}
+
+/// The four places an enqueue is timed: a bare table, a till with an empty queue, a
+/// till with `QUEUED` writes waiting (none connected, so nothing is sent), and a till
+/// with an empty queue kept in clear.
 struct Enqueues {
     bare: rusqlite::Connection,
     empty: Counter,
     full: Counter,
+    clear: Counter,
     next: usize,
+}
+
+/// Which till an enqueue is timed on.
+#[derive(Clone, Copy)]
+enum Till {
+    Empty,
+    Full,
+    Clear,
 }
 
 struct EnqueueFigures {
@@ -123,6 +150,8 @@ struct EnqueueFigures {
     empty_ms: f64,
     full_ms: f64,
     full_ratio: f64,
+    clear_ms: f64,
+    encrypted_ratio: f64,
 }
 
 fn median(mut values: Vec<f64>) -> f64 {
@@ -132,16 +161,16 @@ fn median(mut values: Vec<f64>) -> f64 {
 
 impl Enqueues {
     async fn open(dir: &std::path::Path) -> Result<Self> {
-        let bare = counter_core::db::open(&dir.join("bare.db"))?;
+        let bare = counter_core::db::open(
+            &dir.join("bare.db"),
+            &counter_core::secrets::DatabaseKey::for_tests(),
+        )?;
         bare.execute_batch("CREATE TABLE bare (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")?;
-        let open = |name: &str| {
-            let path = dir.join(name);
-            async move { Counter::open(&path, config(), Arc::new(SystemClock), Arc::new(UuidIds)).await }
-        };
         let mut enqueues = Self {
             bare,
-            empty: open("till-empty").await?,
-            full: open("till-full").await?,
+            empty: open_till(&dir.join("till-empty"), config()).await?,
+            full: open_till(&dir.join("till-full"), config()).await?,
+            clear: open_till(&dir.join("till-clear"), in_clear()).await?,
             next: 0,
         };
         for _ in 0..QUEUED {
@@ -174,9 +203,13 @@ impl Enqueues {
         Ok(started.elapsed().as_secs_f64() * 1e3 / PER_ROUND as f64)
     }
 
-    async fn time_till(&mut self, full: bool) -> Result<f64> {
+    async fn time_till(&mut self, till: Till) -> Result<f64> {
         let cards: Vec<CardId> = (0..PER_ROUND).map(|_| self.card()).collect();
-        let counter = if full { &self.full } else { &self.empty };
+        let counter = match till {
+            Till::Empty => &self.empty,
+            Till::Full => &self.full,
+            Till::Clear => &self.clear,
+        };
         let started = Instant::now();
         for card in cards {
             counter
@@ -189,25 +222,31 @@ impl Enqueues {
     /// Rounds alternate which side goes first, so a slow moment of the disk falls on
     /// both sides alike; the ratio is taken per round, then the median.
     async fn measure(&mut self, run: usize) -> Result<EnqueueFigures> {
-        let (mut bare, mut empty, mut full) = (Vec::new(), Vec::new(), Vec::new());
-        let (mut ratios, mut full_ratios) = (Vec::new(), Vec::new());
+        let (mut bare, mut empty, mut full, mut clear) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut ratios, mut full_ratios, mut encrypted_ratios) =
+            (Vec::new(), Vec::new(), Vec::new());
         for round in 0..ROUNDS {
-            let (b, e, f) = if (round + run).is_multiple_of(2) {
+            let (b, e, f, c) = if (round + run).is_multiple_of(2) {
                 let b = self.time_bare()?;
-                let e = self.time_till(false).await?;
-                let f = self.time_till(true).await?;
-                (b, e, f)
+                let e = self.time_till(Till::Empty).await?;
+                let f = self.time_till(Till::Full).await?;
+                let c = self.time_till(Till::Clear).await?;
+                (b, e, f, c)
             } else {
-                let f = self.time_till(true).await?;
-                let e = self.time_till(false).await?;
+                let c = self.time_till(Till::Clear).await?;
+                let f = self.time_till(Till::Full).await?;
+                let e = self.time_till(Till::Empty).await?;
                 let b = self.time_bare()?;
-                (b, e, f)
+                (b, e, f, c)
             };
             ratios.push(e / b);
             full_ratios.push(f / e);
+            encrypted_ratios.push(e / c);
             bare.push(b);
             empty.push(e);
             full.push(f);
+            clear.push(c);
         }
         Ok(EnqueueFigures {
             bare_ms: median(bare),
@@ -216,12 +255,15 @@ impl Enqueues {
             empty_ms: median(empty),
             full_ms: median(full),
             full_ratio: median(full_ratios),
+            clear_ms: median(clear),
+            encrypted_ratio: median(encrypted_ratios),
         })
     }
 
     async fn close(self) {
         self.empty.close().await;
         self.full.close().await;
+        self.clear.close().await;
     }
 }
 
@@ -297,13 +339,17 @@ async fn main() -> Result<()> {
             println!(
                 "run {run}: durable enqueue {:.3} ms vs bare insert+commit {:.3} ms: ratio {:.2} \
                  (median of {ROUNDS} interleaved rounds of {PER_ROUND}); with {QUEUED} queued \
-                 {:.3} ms vs empty {:.3} ms: ratio {:.2}",
+                 {:.3} ms vs empty {:.3} ms: ratio {:.2}; encrypted {:.3} ms vs in clear {:.3} \
+                 ms: ratio {:.2}",
                 figures.enqueue_ms,
                 figures.bare_ms,
                 figures.ratio,
                 figures.full_ms,
                 figures.empty_ms,
                 figures.full_ratio,
+                figures.empty_ms,
+                figures.clear_ms,
+                figures.encrypted_ratio,
             );
         }
         enqueues.close().await;
@@ -339,8 +385,7 @@ async fn main() -> Result<()> {
             ));
         }
         let till = dir.path().join("till-drain");
-        let counter =
-            Counter::open(&till, config(), Arc::new(SystemClock), Arc::new(UuidIds)).await?;
+        let counter = open_till(&till, config()).await?;
         for n in 0..DRAIN {
             counter
                 .record_scan(
@@ -394,22 +439,30 @@ async fn main() -> Result<()> {
         "seeded {CUSTOMERS} customers in {:.1} s",
         seeding.elapsed().as_secs_f64()
     );
-    let till = dir.path().join("till-search");
-    let counter = Counter::open(&till, config(), Arc::new(SystemClock), Arc::new(UuidIds)).await?;
+    let counter = open_till(&dir.path().join("till-search"), config()).await?;
     counter.connect(&server.root, &key).await?;
-    // The till's first walk between two of a bare client over the same list.
+    // The same till in clear, for what encryption costs.
+    let clear = open_till(&dir.path().join("till-search-clear"), in_clear()).await?;
+    clear.connect(&server.root, &key).await?;
+    // The till's first walk between two of a bare client over the same list; the till
+    // in clear's, between the till's and the second bare walk.
     let (bare_before, listed) = server.walk(&key).await?;
     let syncing = Instant::now();
     let report = counter.sync(None).await?;
     let synced = syncing.elapsed().as_secs_f64();
+    let syncing = Instant::now();
+    clear.sync(None).await?;
+    let synced_in_clear = syncing.elapsed().as_secs_f64();
     let (bare_after, _) = server.walk(&key).await?;
     let bare = (bare_before + bare_after) / 2.0;
     println!(
         "first full sync of {} customers into the cache: {synced:.1} s; a bare client paging \
          the same {listed} from the same server: {bare_before:.1} s before, {bare_after:.1} s \
-         after; ratio {:.2} (goal ≤ 1.20)",
+         after; ratio {:.2} (goal ≤ 1.20); the same till in clear {synced_in_clear:.1} s: \
+         encrypted/clear {:.2}",
         report.cached,
-        synced / bare
+        synced / bare,
+        synced / synced_in_clear
     );
     // Names to type, spread over the cache; and their phone numbers, as a cashier types
     // one read out without its country code.
@@ -424,6 +477,7 @@ async fn main() -> Result<()> {
     search_as_you_type(&counter, &phones, report.cached, "")?;
     if sync_only {
         counter.close().await;
+        clear.close().await;
         return Ok(());
     }
 
@@ -489,14 +543,71 @@ async fn main() -> Result<()> {
     }
     let syncing = Instant::now();
     let big = counter.sync(None).await?;
+    let synced = syncing.elapsed().as_secs_f64();
+    let syncing = Instant::now();
+    clear.sync(None).await?;
+    let synced_in_clear = syncing.elapsed().as_secs_f64();
     println!(
-        "full sync up to {} customers: {:.1} s",
+        "full sync up to {} customers: {synced:.1} s; the same till in clear \
+         {synced_in_clear:.1} s: encrypted/clear {:.2}",
         big.cached,
-        syncing.elapsed().as_secs_f64()
+        synced / synced_in_clear
     );
     search_as_you_type(&counter, &names, big.cached, "  p99 ≤ 5 ms")?;
     search_as_you_type(&counter, &phones, big.cached, "  p99 ≤ 5 ms")?;
+    for texts in [&names, &phones] {
+        encrypted_against_clear(&counter, &clear, texts, big.cached)?;
+    }
     counter.close().await;
+    clear.close().await;
+    Ok(())
+}
+
+/// What encryption costs a search as you type: each prefix of `texts` searched on the
+/// encrypted till and on the same till in clear, one after the other (which first
+/// alternates); the p50 and p99 of each, and the ratio of their p50s.
+fn encrypted_against_clear(
+    encrypted: &Counter,
+    clear: &Counter,
+    texts: &[String],
+    cached: u64,
+) -> Result<()> {
+    let (mut on_encrypted, mut on_clear) = (Vec::new(), Vec::new());
+    let time = |counter: &Counter, typed: &str, into: &mut Vec<Duration>| -> Result<()> {
+        let started = Instant::now();
+        std::hint::black_box(counter.search(typed, 10)?);
+        into.push(started.elapsed());
+        Ok(())
+    };
+    let mut turn = 0usize;
+    for text in texts {
+        let chars: Vec<char> = text.chars().collect();
+        for end in 1..=chars.len().min(8) {
+            let typed: String = chars[..end].iter().collect();
+            turn += 1;
+            if turn.is_multiple_of(2) {
+                time(encrypted, &typed, &mut on_encrypted)?;
+                time(clear, &typed, &mut on_clear)?;
+            } else {
+                time(clear, &typed, &mut on_clear)?;
+                time(encrypted, &typed, &mut on_encrypted)?;
+            }
+        }
+    }
+    on_encrypted.sort();
+    on_clear.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    println!(
+        "search as you type over {cached} (typing {:?}…), encrypted against in clear: p50 \
+         {:.3} vs {:.3} ms (ratio {:.2}), p99 {:.3} vs {:.3} ms",
+        texts.first().map(String::as_str).unwrap_or_default(),
+        ms(percentile(&on_encrypted, 0.50)),
+        ms(percentile(&on_clear, 0.50)),
+        percentile(&on_encrypted, 0.50).as_secs_f64()
+            / percentile(&on_clear, 0.50).as_secs_f64().max(1e-9),
+        ms(percentile(&on_encrypted, 0.99)),
+        ms(percentile(&on_clear, 0.99)),
+    );
     Ok(())
 }
 

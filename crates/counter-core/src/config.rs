@@ -41,6 +41,20 @@ pub struct Config {
     /// How long the customer's screen shows a card or a balance before it welcomes the
     /// next customer, when the counter shows nothing newer.
     pub customer_screen_idle: Duration,
+    /// How the database is kept on the disk: encrypted, always, in the app.
+    pub at_rest: AtRest,
+}
+
+/// How the till's database is kept on the disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AtRest {
+    /// Encrypted (SQLCipher), under the key the till keeps where its API key is.
+    #[default]
+    Encrypted,
+    /// In clear, for `make bench` alone: what encryption costs is measured against the
+    /// same till without it. A file already encrypted is not opened so.
+    #[doc(hidden)]
+    InClearForMeasures,
 }
 
 impl Default for Config {
@@ -63,6 +77,7 @@ impl Default for Config {
             secrets: SecretsConfig::default(),
             manager_idle: MANAGER_IDLE,
             customer_screen_idle: Duration::from_secs(30),
+            at_rest: AtRest::Encrypted,
         }
     }
 }

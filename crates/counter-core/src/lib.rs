@@ -119,7 +119,7 @@ pub mod views;
 pub mod zoom;
 
 pub use clock::{Clock, ManualClock, SystemClock, Uptime};
-pub use config::Config;
+pub use config::{AtRest, Config};
 pub use counter::{
     BadgeMade, Balance, BroadcastDraft, BrowsePage, BrowseQuery, BrowseRow, CameraError, CardOffer,
     CheckIn, ConnectGate, Connection, Counter, Credential, CustomerDisplay, CustomerScreen,

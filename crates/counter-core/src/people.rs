@@ -367,7 +367,11 @@ mod tests {
 
     fn till() -> (tempfile::TempDir, Connection) {
         let dir = tempfile::tempdir().unwrap();
-        let conn = crate::db::open(&dir.path().join("till.db")).unwrap();
+        let conn = crate::db::open(
+            &dir.path().join("till.db"),
+            &crate::secrets::DatabaseKey::for_tests(),
+        )
+        .unwrap();
         (dir, conn)
     }
 
@@ -436,7 +440,7 @@ mod tests {
                 )
                 .unwrap();
         }
-        let conn = crate::db::open(&path).unwrap();
+        let conn = crate::db::open(&path, &crate::secrets::DatabaseKey::for_tests()).unwrap();
         let people = all(&conn).unwrap();
         assert_eq!(people.len(), 1);
         assert_eq!(
@@ -466,7 +470,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("till.db");
         drop(crate::db::at_schema(&path, 12));
-        let conn = crate::db::open(&path).unwrap();
+        let conn = crate::db::open(&path, &crate::secrets::DatabaseKey::for_tests()).unwrap();
         assert!(!anyone(&conn).unwrap());
     }
 

@@ -6,6 +6,14 @@
 use std::io;
 use std::path::Path;
 
+/// From now on, whatever this process creates is its user's alone: the till's files,
+/// the logs, and what the web view keeps beside them (its caches, its storage), whose
+/// modes the app does not choose. The umask takes group and others out of every mode.
+pub fn from_now_on() {
+    #[cfg(unix)]
+    rustix::process::umask(rustix::fs::Mode::from_raw_mode(0o077));
+}
+
 /// Creates `path` (and its parents) if missing and makes it the user's alone.
 pub fn dir(path: &Path) -> io::Result<()> {
     std::fs::create_dir_all(path)?;

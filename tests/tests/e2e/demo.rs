@@ -372,8 +372,8 @@ async fn a_restarted_demo_keeps_its_key_and_a_visit_in_doubt_goes_once() -> anyh
     .await;
     support::finish_closed(app, outcome).await?;
     // The till's own record: the one write it made, sent.
-    let till = rusqlite::Connection::open(
-        loyalty_counter_e2e::data_dir_in(&home).join("demo/till/till.db"),
+    let till = loyalty_counter_e2e::open_till_db(
+        &loyalty_counter_e2e::data_dir_in(&home).join("demo/till"),
     )?;
     let states = till
         .prepare("SELECT state FROM outbox")?

@@ -882,8 +882,10 @@ async fn records(server: &Server) -> Result<Vec<Value>> {
 
 /// The till's own state, row by row: the queue, its owners, the settings, the PIN.
 fn till_state(till: &Path) -> Result<Vec<String>> {
-    let db =
-        rusqlite::Connection::open_with_flags(till, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+    let db = counter_core::db::open_till_read_only(
+        &loyalty_counter_e2e::till_keys(till),
+        &till.join("till.db"),
+    )?;
     let mut rows = Vec::new();
     for table in [
         "outbox",
@@ -953,7 +955,7 @@ async fn every_command_fuzzed_answers_in_one_shape_and_changes_nothing() -> Resu
         );
 
         let other = other_business(&server).await?;
-        let till = loyalty_counter_e2e::data_dir_in(&server.home).join("demo/till/till.db");
+        let till = loyalty_counter_e2e::data_dir_in(&server.home).join("demo/till");
         let records_before = records(&server).await?;
         let till_before = till_state(&till)?;
 

@@ -242,10 +242,9 @@ async fn a_payment_prints_its_receipt_once_and_the_voucher_opens_its_gift_card()
         // The first receipt, as a printer unplugged halfway leaves it: it may have
         // printed. The status bar counts it, the Receipts screen asks, and "print it
         // again" prints it as it was, once.
-        let till = loyalty_counter_e2e::data_dir_in(&server.home).join("demo/till/till.db");
+        let till = loyalty_counter_e2e::data_dir_in(&server.home).join("demo/till");
         let first: i64 = {
-            let db = rusqlite::Connection::open(&till)?;
-            db.busy_timeout(Duration::from_secs(5))?;
+            let db = loyalty_counter_e2e::open_till_db(&till)?;
             let first = db.query_row("SELECT MIN(id) FROM print_jobs", [], |row| row.get(0))?;
             db.execute(
                 "UPDATE print_jobs SET state = 'unsure' WHERE id = ?1",

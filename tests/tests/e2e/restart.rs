@@ -205,7 +205,7 @@ async fn a_damaged_setting_is_named_and_reset_and_the_counter_opens() -> Result<
     const NAME: &str = "restart-settings";
     let server = Server::start().await?;
     connected_then_quit(&server, NAME, "Café Réglé").await?;
-    let db = rusqlite::Connection::open(till_dir(NAME).join("till.db"))?;
+    let db = loyalty_counter_e2e::open_till_db(&till_dir(NAME))?;
     db.execute(
         "UPDATE settings SET value = json_set(value, '$.offline_payments', 'always')
          WHERE name = 'settings'",

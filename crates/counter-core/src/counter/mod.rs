@@ -18,7 +18,7 @@ use tokio::task::{AbortHandle, JoinHandle};
 
 use crate::cache::{self, CachedGiftCard, CardLookup, CustomerSummary};
 use crate::clock::Clock;
-use crate::config::Config;
+use crate::config::{AtRest, Config};
 use crate::error::{Error, NotAllowed};
 use crate::events::{Connectivity, Event};
 use crate::ids::IdSource;
@@ -205,29 +205,43 @@ impl Counter {
             source,
         })?;
         let database = data_dir.join("till.db");
-        let (lock, db) = match OwnerLock::acquire(&data_dir.join("till.lock")) {
-            Ok(lock) => (Some(lock), crate::db::open(&database)?),
+        let keys = KeyStore::new(config.secrets.clone(), data_dir);
+        // The database's key, read (or made) once by the owner: its connections each
+        // need it.
+        let (lock, db, sealing) = match OwnerLock::acquire(&data_dir.join("till.lock")) {
+            Ok(lock) => {
+                let sealing = match config.at_rest {
+                    AtRest::Encrypted => Some(
+                        keys.database_key(&database)
+                            .map_err(crate::db::OpenError::from)?,
+                    ),
+                    AtRest::InClearForMeasures => None,
+                };
+                let db = crate::db::open_with(&database, sealing.as_ref())?;
+                (Some(lock), db, sealing)
+            }
             Err(LockError::AlreadyOwned(_)) => {
                 tracing::warn!(dir = %data_dir.display(), "another copy owns the till; reading only");
                 // The owner creates the file just after taking the lock: until then there
                 // is nothing queued to show.
                 let db = if database.exists() {
-                    crate::db::open_read_only(&database)?
+                    crate::db::open_till_read_only(&keys, &database)?
                 } else {
                     let mut empty = rusqlite::Connection::open_in_memory()?;
                     crate::db::migrate(&mut empty)?;
                     empty
                 };
-                (None, db)
+                (None, db, None)
             }
             Err(error) => return Err(error.into()),
         };
-        let reader = if database.exists() {
-            Some(crate::db::open_read_only(&database)?)
-        } else {
-            None
+        let reader = match (&lock, &sealing) {
+            (Some(_), sealing) => Some(crate::db::open_read_only(&database, sealing.as_ref())?),
+            (None, _) if database.exists() => {
+                Some(crate::db::open_till_read_only(&keys, &database)?)
+            }
+            (None, _) => None,
         };
-        let keys = KeyStore::new(config.secrets.clone(), data_dir);
         let core = Arc::new(Core::new(db, reader, clock, ids, config));
         let mut counter = Counter {
             core: core.clone(),
@@ -282,7 +296,10 @@ impl Counter {
         counter.tasks.push(tokio::spawn(run_prober(core)));
         counter
             .tasks
-            .push(tokio::spawn(run_checkpointer(crate::db::open(&database)?)));
+            .push(tokio::spawn(run_checkpointer(crate::db::open_with(
+                &database,
+                sealing.as_ref(),
+            )?)));
         Ok(counter)
     }
 

@@ -437,6 +437,7 @@ pub(crate) fn at_schema(path: &std::path::Path, version: usize) -> Connection {
 mod tests {
     use super::*;
     use crate::db::open;
+    use crate::secrets::DatabaseKey;
 
     #[test]
     fn the_rebuilt_outbox_keeps_every_item_its_ids_counts_and_references() {
@@ -461,7 +462,7 @@ mod tests {
             }
             tx.commit().unwrap();
         }
-        let conn = open(&path).unwrap();
+        let conn = open(&path, &DatabaseKey::for_tests()).unwrap();
         let rows: Vec<(i64, String, Option<i64>)> = conn
             .prepare("SELECT id, idempotency_key, replaces FROM outbox ORDER BY id")
             .unwrap()
@@ -515,10 +516,13 @@ mod tests {
     fn a_file_from_a_newer_app_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("till.db");
-        let conn = open(&path).unwrap();
+        let conn = open(&path, &DatabaseKey::for_tests()).unwrap();
         conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1)
             .unwrap();
         drop(conn);
-        assert!(matches!(open(&path), Err(OpenError::TooNew { .. })));
+        assert!(matches!(
+            open(&path, &DatabaseKey::for_tests()),
+            Err(OpenError::TooNew { .. })
+        ));
     }
 }

@@ -1,9 +1,13 @@
-//! Opening the till's SQLite file: WAL, durable commits, and forward migrations by
-//! `PRAGMA user_version`.
+//! Opening the till's SQLite file: encrypted (SQLCipher), WAL, durable commits, and
+//! forward migrations by `PRAGMA user_version`.
 
 use std::path::Path;
 
 use rusqlite::Connection;
+
+use crate::secrets::{DatabaseKey, DatabaseKeyError, KeyStore, is_in_clear};
+
+pub use crate::secrets::holds_encrypted_data;
 
 mod migrations;
 
@@ -36,18 +40,142 @@ pub enum OpenError {
     /// The file could not be made the till's user's alone.
     #[error("keeping the till's database to its user: {0}")]
     Private(std::io::Error),
+    /// Its key is missing, unreadable, or could not be kept.
+    #[error(transparent)]
+    Key(#[from] DatabaseKeyError),
+    /// The key this computer keeps does not open the file (another till's file put in
+    /// its place, or a damaged one).
+    #[error(
+        "the till's data cannot be read with the key this computer keeps for it (another \
+         till's file, or a damaged one); nothing was changed"
+    )]
+    WrongKey,
+}
+
+/// Opens the till's database at `path` with the key `keys` keep for it (made now for a
+/// new till, or one an earlier version kept in clear): see [`open`].
+pub fn open_till(keys: &KeyStore, path: &Path) -> Result<Connection, OpenError> {
+    let key = keys.database_key(path)?;
+    open(path, &key)
+}
+
+/// Opens the till's database at `path` for reading only, with the key `keys` keep: see
+/// [`open_read_only`]. Never makes a key.
+pub fn open_till_read_only(keys: &KeyStore, path: &Path) -> Result<Connection, OpenError> {
+    if is_in_clear(path) {
+        return open_read_only(path, None);
+    }
+    let key = keys.database_key(path)?;
+    open_read_only(path, Some(&key))
+}
+
+/// Gives `conn` its key, then reads the file's first page: a key that does not open it
+/// is [`OpenError::WrongKey`], before anything is written.
+fn unlock(conn: &Connection, key: &DatabaseKey) -> Result<(), OpenError> {
+    conn.pragma_update(None, "key", key.as_sqlcipher_key().as_str())?;
+    // SQLCipher's own log (to stderr, from the first key on) would say in its words
+    // what the till says in its own: a key that does not open the file.
+    conn.pragma_update(None, "cipher_log_level", "NONE")?;
+    match conn.query_row("SELECT count(*) FROM sqlite_schema", [], |r| {
+        r.get::<_, i64>(0)
+    }) {
+        Ok(_) => Ok(()),
+        Err(rusqlite::Error::SqliteFailure(error, _))
+            if error.code == rusqlite::ErrorCode::NotADatabase =>
+        {
+            Err(OpenError::WrongKey)
+        }
+        Err(error) => Err(error.into()),
+    }
+}
+
+/// Encrypts, in place, a database an earlier version kept in clear: everything it holds
+/// (its WAL's too) is exported into an encrypted file beside it, which then takes its
+/// name. Killed at any point, the till finds either the file in clear, whole, or the
+/// encrypted one, whole; never half of each.
+fn encrypt_in_place(path: &Path, key: &DatabaseKey) -> Result<(), OpenError> {
+    let named = |suffix: &str| {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        std::path::PathBuf::from(name)
+    };
+    let encrypting = named("-encrypting");
+    for stale in [named("-encrypting"), named("-encrypting-journal")] {
+        match std::fs::remove_file(&stale) {
+            Err(err) if err.kind() != std::io::ErrorKind::NotFound => {
+                return Err(OpenError::Private(err));
+            }
+            _ => {}
+        }
+    }
+    crate::private::file(&encrypting).map_err(OpenError::Private)?;
+    {
+        let clear = Connection::open(path)?;
+        clear.busy_timeout(std::time::Duration::from_secs(5))?;
+        // Everything in the file itself: the WAL may then go without losing a write.
+        clear.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        let target = encrypting
+            .to_str()
+            .ok_or_else(|| OpenError::Private(std::io::Error::other("a path that is not text")))?;
+        clear.execute(
+            "ATTACH DATABASE ?1 AS encrypted KEY ?2",
+            rusqlite::params![target, key.as_sqlcipher_key().as_str()],
+        )?;
+        clear.query_row("SELECT sqlcipher_export('encrypted')", [], |_| Ok(()))?;
+        let version: u32 = clear.pragma_query_value(None, "user_version", |r| r.get(0))?;
+        clear.pragma_update(Some("encrypted"), "user_version", version)?;
+        clear.execute("DETACH DATABASE encrypted", [])?;
+    }
+    std::fs::File::open(&encrypting)
+        .and_then(|file| file.sync_all())
+        .map_err(OpenError::Private)?;
+    // The clear file's WAL and index must not meet the encrypted file.
+    for other in [named("-wal"), named("-shm")] {
+        match std::fs::remove_file(&other) {
+            Err(err) if err.kind() != std::io::ErrorKind::NotFound => {
+                return Err(OpenError::Private(err));
+            }
+            _ => {}
+        }
+    }
+    std::fs::rename(&encrypting, path).map_err(OpenError::Private)?;
+    if let Some(dir) = path.parent() {
+        std::fs::File::open(dir)
+            .and_then(|dir| dir.sync_all())
+            .map_err(OpenError::Private)?;
+    }
+    tracing::info!(path = %path.display(), "the till's data, kept in clear by an earlier version, is encrypted");
+    Ok(())
 }
 
 /// The WAL's size, in pages of 4 KiB, past which a commit checkpoints (40 MB, where
 /// SQLite's default is 1,000 pages): see [`open`].
 pub const WAL_PAGES_AT_MOST: i64 = 10_000;
 
-/// Opens (creating and migrating) the database at `path`.
+/// Opens (creating and migrating) the database at `path`, encrypted with `key`; a file
+/// an earlier version kept in clear is encrypted first ([`encrypt_in_place`]).
 ///
 /// WAL lets readers go on while the outbox commits; `synchronous=FULL` makes every
 /// commit durable before it returns, which is what "stored before the first attempt"
 /// means after a power cut.
-pub fn open(path: &Path) -> Result<Connection, OpenError> {
+pub fn open(path: &Path, key: &DatabaseKey) -> Result<Connection, OpenError> {
+    open_with(path, Some(key))
+}
+
+/// Opens the database at `path` as [`open`] does, but in clear: for `make bench`, which
+/// measures what encryption costs ([`crate::config::AtRest::InClearForMeasures`]).
+#[doc(hidden)]
+pub fn open_in_clear(path: &Path) -> Result<Connection, OpenError> {
+    open_with(path, None)
+}
+
+/// [`open`], or in clear without a key.
+pub(crate) fn open_with(path: &Path, key: Option<&DatabaseKey>) -> Result<Connection, OpenError> {
+    if let Some(key) = key
+        && is_in_clear(path)
+    {
+        encrypt_in_place(path, key)?;
+    }
     // The user's alone, the WAL and its index too (SQLite gives them the file's mode;
     // those an earlier version left readable are closed here).
     crate::private::file(path).map_err(OpenError::Private)?;
@@ -57,6 +185,20 @@ pub fn open(path: &Path) -> Result<Connection, OpenError> {
         crate::private::close_if_there(Path::new(&name)).map_err(OpenError::Private)?;
     }
     let mut conn = Connection::open(path)?;
+    if let Some(key) = key {
+        unlock(&conn, key)?;
+    }
+    configure(&conn)?;
+    // Migrations run before foreign keys are enforced, as SQLite asks of a table
+    // rebuilt (migration 8), and end with a check of every reference.
+    migrate(&mut conn)?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    Ok(conn)
+}
+
+/// How the till's connections write: see [`open`]. Apart, so that a test sees what it
+/// does to a file in clear (encrypted, every page of the file looks random anyway).
+fn configure(conn: &Connection) -> rusqlite::Result<()> {
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
     // Every statement the outbox and the cache run again and again stays parsed.
     conn.set_prepared_statement_cache_capacity(64);
@@ -71,22 +213,22 @@ pub fn open(path: &Path) -> Result<Connection, OpenError> {
     // ([`checkpoint`]). Writes that never pause (a sync of a million customers) would
     // outrun it and the WAL would grow without end: past 40 MB, a commit checkpoints.
     conn.pragma_update(None, "wal_autocheckpoint", WAL_PAGES_AT_MOST)?;
-    // Migrations run before foreign keys are enforced, as SQLite asks of a table
-    // rebuilt (migration 8), and end with a check of every reference.
-    migrate(&mut conn)?;
-    conn.pragma_update(None, "foreign_keys", "ON")?;
-    Ok(conn)
+    Ok(())
 }
 
 /// Opens the database at `path` for reading only, as a window does while another copy
 /// of the app owns the till: no migration, no write. A file at another version than
-/// this build's is refused (its columns may differ).
-pub fn open_read_only(path: &Path) -> Result<Connection, OpenError> {
+/// this build's is refused (its columns may differ). `key` is None for a file in clear
+/// (an earlier version owns it).
+pub fn open_read_only(path: &Path, key: Option<&DatabaseKey>) -> Result<Connection, OpenError> {
     use rusqlite::OpenFlags;
     let conn = Connection::open_with_flags(
         path,
         OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )?;
+    if let Some(key) = key {
+        unlock(&conn, key)?;
+    }
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
     let found: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
     if found != SCHEMA_VERSION {
@@ -144,7 +286,7 @@ mod tests {
     #[test]
     fn a_new_file_is_migrated_to_the_current_version_in_wal_mode() {
         let dir = tempfile::tempdir().unwrap();
-        let conn = open(&dir.path().join("till.db")).unwrap();
+        let conn = open(&dir.path().join("till.db"), &DatabaseKey::for_tests()).unwrap();
         let version: u32 = conn
             .pragma_query_value(None, "user_version", |r| r.get(0))
             .unwrap();
@@ -176,7 +318,7 @@ mod tests {
                 & 0o777
         };
         {
-            let conn = open(&path).unwrap();
+            let conn = open(&path, &DatabaseKey::for_tests()).unwrap();
             conn.execute_batch("CREATE TABLE secrets (text TEXT)")
                 .unwrap();
             for name in ["till.db", "till.db-wal", "till.db-shm"] {
@@ -190,14 +332,23 @@ mod tests {
                 std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
             }
         }
-        let conn = open(&path).unwrap();
+        let conn = open(&path, &DatabaseKey::for_tests()).unwrap();
         for name in ["till.db", "till.db-wal", "till.db-shm"] {
             assert_eq!(mode(name), 0o600, "{name} once opened again");
         }
+        drop(conn);
+        // What is deleted leaves nothing in the file's free pages: seen in a file in
+        // clear, set as the till's are, where a trace would show.
+        let path = dir.path().join("clear.db");
+        let conn = Connection::open(&path).unwrap();
+        configure(&conn).unwrap();
+        conn.execute_batch("CREATE TABLE secrets (text TEXT)")
+            .unwrap();
         let secret = "Ada Lovelace ada@example.com +44 20 7946 0000";
         conn.execute("INSERT INTO secrets (text) VALUES (?1)", [secret])
             .unwrap();
         checkpoint(&conn).unwrap();
+        assert!(holds(&path, secret), "in clear, the row is seen");
         conn.execute("DELETE FROM secrets", []).unwrap();
         conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")
             .unwrap();
@@ -208,10 +359,154 @@ mod tests {
         );
     }
 
+    fn holds(path: &Path, needle: &str) -> bool {
+        std::fs::read(path)
+            .unwrap_or_default()
+            .windows(needle.len())
+            .any(|w| w == needle.as_bytes())
+    }
+
+    fn named(path: &Path, suffix: &str) -> std::path::PathBuf {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        name.into()
+    }
+
+    const CUSTOMER: &str = "Ada Lovelace ada@example.com";
+
+    /// The file and its WAL, read as bytes, hold no customer; another key opens
+    /// nothing and changes nothing; nor does SQLite without a key.
+    #[test]
+    fn the_file_and_its_wal_hold_nothing_in_clear_and_open_only_with_their_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("till.db");
+        let conn = open(&path, &DatabaseKey::for_tests()).unwrap();
+        conn.execute_batch("CREATE TABLE notes (text TEXT)")
+            .unwrap();
+        conn.execute("INSERT INTO notes (text) VALUES (?1)", [CUSTOMER])
+            .unwrap();
+        assert!(holds_encrypted_data(&path));
+        assert!(
+            std::fs::metadata(named(&path, "-wal")).unwrap().len() > 0,
+            "the row is in the WAL"
+        );
+        for file in [path.clone(), named(&path, "-wal")] {
+            assert!(
+                !holds(&file, CUSTOMER),
+                "{} holds a customer",
+                file.display()
+            );
+        }
+        checkpoint(&conn).unwrap();
+        assert!(!holds(&path, CUSTOMER));
+        drop(conn);
+
+        let before = std::fs::read(&path).unwrap();
+        let other = DatabaseKey::random_for_tests();
+        assert!(matches!(open(&path, &other), Err(OpenError::WrongKey)));
+        assert!(matches!(
+            open_read_only(&path, Some(&other)),
+            Err(OpenError::WrongKey)
+        ));
+        let bare = Connection::open(&path).unwrap();
+        assert!(
+            bare.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r
+                .get::<_, i64>(0))
+                .is_err(),
+            "SQLite without the key reads nothing"
+        );
+        drop(bare);
+        assert_eq!(std::fs::read(&path).unwrap(), before, "nothing was changed");
+        let conn = open(&path, &DatabaseKey::for_tests()).unwrap();
+        let text: String = conn
+            .query_row("SELECT text FROM notes", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(text, CUSTOMER);
+    }
+
+    /// An earlier version's file in clear, as a crash left it (a write in its WAL
+    /// alone), is encrypted at the next start with everything it held.
+    #[test]
+    fn a_file_kept_in_clear_is_encrypted_in_place_its_wal_included() {
+        let dir = tempfile::tempdir().unwrap();
+        let earlier = dir.path().join("earlier.db");
+        let path = dir.path().join("till.db");
+        {
+            let conn = migrations::at_schema(&earlier, SCHEMA_VERSION as usize);
+            conn.pragma_update(None, "journal_mode", "WAL").unwrap();
+            conn.pragma_update(None, "wal_autocheckpoint", 0).unwrap();
+            conn.execute(
+                "INSERT INTO settings (name, value) VALUES ('customer', ?1)",
+                [CUSTOMER],
+            )
+            .unwrap();
+            // Copied while the earlier app runs: as a kill leaves the files.
+            std::fs::copy(&earlier, &path).unwrap();
+            std::fs::copy(named(&earlier, "-wal"), named(&path, "-wal")).unwrap();
+        }
+        assert!(holds(&named(&path, "-wal"), CUSTOMER));
+        assert!(!holds_encrypted_data(&path));
+
+        let conn = open(&path, &DatabaseKey::for_tests()).unwrap();
+        let kept: String = conn
+            .query_row(
+                "SELECT value FROM settings WHERE name = 'customer'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(kept, CUSTOMER, "the WAL's write came along");
+        let version: u32 = conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, SCHEMA_VERSION);
+        drop(conn);
+        assert!(holds_encrypted_data(&path));
+        for file in [path.clone(), named(&path, "-wal")] {
+            assert!(
+                !holds(&file, CUSTOMER),
+                "{} holds a customer",
+                file.display()
+            );
+        }
+        assert!(!named(&path, "-encrypting").exists());
+    }
+
+    /// Without the key this computer kept, an encrypted till is left exactly as it is,
+    /// and says so; no new key is made over it.
+    #[test]
+    fn without_its_key_an_encrypted_till_is_left_as_it_was_and_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let keys = KeyStore::new(crate::secrets::SecretsConfig::FileOnly, dir.path());
+        let path = dir.path().join("till.db");
+        drop(open_till(&keys, &path).unwrap());
+        assert!(keys.database_key_storage().is_some());
+        for kept in ["database-key.cred", "database-key"] {
+            let _ = std::fs::remove_file(dir.path().join(kept));
+        }
+        let before = std::fs::read(&path).unwrap();
+        let error = open_till(&keys, &path).unwrap_err();
+        assert!(
+            matches!(error, OpenError::Key(DatabaseKeyError::Missing { .. })),
+            "{error:?}"
+        );
+        let words = error.to_string();
+        assert!(
+            words.contains("not on this computer") && words.contains("nothing was changed"),
+            "{words}"
+        );
+        assert!(matches!(
+            open_till_read_only(&keys, &path),
+            Err(OpenError::Key(DatabaseKeyError::Missing { .. }))
+        ));
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+        assert_eq!(keys.database_key_storage(), None, "no key made over it");
+    }
+
     #[test]
     fn a_cache_write_is_not_synced_and_full_sync_comes_back_whatever_happened() {
         let dir = tempfile::tempdir().unwrap();
-        let mut conn = open(&dir.path().join("till.db")).unwrap();
+        let mut conn = open(&dir.path().join("till.db"), &DatabaseKey::for_tests()).unwrap();
         let synchronous = |conn: &Connection| -> i64 {
             conn.pragma_query_value(None, "synchronous", |r| r.get(0))
                 .unwrap()
@@ -233,7 +528,7 @@ mod tests {
     fn commits_leave_the_wal_to_the_checkpointer() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("till.db");
-        let conn = open(&path).unwrap();
+        let conn = open(&path, &DatabaseKey::for_tests()).unwrap();
         let every: i64 = conn
             .pragma_query_value(None, "wal_autocheckpoint", |r| r.get(0))
             .unwrap();
@@ -249,7 +544,7 @@ mod tests {
             )
             .unwrap();
         }
-        let checkpointer = open(&path).unwrap();
+        let checkpointer = open(&path, &DatabaseKey::for_tests()).unwrap();
         let (frames, copied) = checkpoint(&checkpointer).unwrap();
         assert!(frames > 0, "the commits are in the WAL");
         assert_eq!(
@@ -262,16 +557,16 @@ mod tests {
     fn reopening_a_migrated_file_changes_nothing() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("till.db");
-        drop(open(&path).unwrap());
-        assert!(open(&path).is_ok());
+        drop(open(&path, &DatabaseKey::for_tests()).unwrap());
+        assert!(open(&path, &DatabaseKey::for_tests()).is_ok());
     }
 
     #[test]
     fn a_file_opened_for_reading_reads_and_refuses_writes() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("till.db");
-        let owner = open(&path).unwrap();
-        let reader = open_read_only(&path).unwrap();
+        let owner = open(&path, &DatabaseKey::for_tests()).unwrap();
+        let reader = open_read_only(&path, Some(&DatabaseKey::for_tests())).unwrap();
         let count: i64 = reader
             .query_row("SELECT count(*) FROM outbox", [], |r| r.get(0))
             .unwrap();

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use counter_core::secrets::{KeyStorage, SecretsConfig};
+use counter_core::secrets::{DatabaseKeyStorage, KeyStorage, KeyStore, SecretsConfig};
 use counter_core::{Config, ScanOutcome};
 use loyalty_api::ScanAction;
 use rust_decimal::Decimal;
@@ -53,6 +53,15 @@ async fn with_a_keychain_the_key_lands_there_and_in_no_file_and_a_restart_finds_
         .unwrap();
     counter.close().await;
     assert!(!env.till_dir().join("api-key").exists());
+    // The database's key is there too, in no file beside the database.
+    let keys = KeyStore::new(config.secrets.clone(), &env.till_dir());
+    assert_eq!(
+        keys.database_key_storage(),
+        Some(DatabaseKeyStorage::Keychain)
+    );
+    for file in ["database-key", "database-key.cred"] {
+        assert!(!env.till_dir().join(file).exists(), "{file}");
+    }
     assert_eq!(
         files_holding(&env.till_dir(), &env.key),
         Vec::<std::path::PathBuf>::new()

@@ -29,7 +29,7 @@ use std::time::Duration;
 
 use counter_core::ids::PersonId;
 use counter_core::roles::{Action, Role};
-use counter_core::secrets::SecretsConfig;
+use counter_core::secrets::{KeyStore, SecretsConfig};
 use counter_core::{
     Config, Counter, Credential, Error, Event, ItemId, ItemState, ManualClock, UuidIds,
 };
@@ -122,6 +122,50 @@ impl Env {
 
     pub fn till_dir(&self) -> PathBuf {
         self.dir.path().join("till")
+    }
+
+    /// The till's database, opened with the key the till keeps for it.
+    pub fn till_db(&self) -> rusqlite::Connection {
+        let keys = KeyStore::new(SecretsConfig::FileOnly, &self.till_dir());
+        counter_core::db::open_till(&keys, &self.till_dir().join("till.db")).unwrap()
+    }
+
+    /// Whether `needle` is anywhere in the till's database: in any text or blob of any
+    /// row, read with its key (what the till's user sees), or in the bytes of its file
+    /// and WAL (what a copy of the disk gives).
+    pub fn till_holds(&self, needle: &str) -> bool {
+        let on_disk = ["till.db", "till.db-wal"].iter().any(|name| {
+            std::fs::read(self.till_dir().join(name))
+                .unwrap_or_default()
+                .windows(needle.len())
+                .any(|w| w == needle.as_bytes())
+        });
+        let db = self.till_db();
+        let tables: Vec<String> = db
+            .prepare("SELECT name FROM sqlite_schema WHERE type = 'table'")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let in_rows = tables.iter().any(|table| {
+            let mut rows = db.prepare(&format!("SELECT * FROM \"{table}\"")).unwrap();
+            let columns = rows.column_count();
+            let mut rows = rows.query([]).unwrap();
+            let mut found = false;
+            while let Some(row) = rows.next().unwrap() {
+                for column in 0..columns {
+                    use rusqlite::types::ValueRef;
+                    let bytes = match row.get_ref(column).unwrap() {
+                        ValueRef::Text(bytes) | ValueRef::Blob(bytes) => bytes,
+                        _ => continue,
+                    };
+                    found |= bytes.windows(needle.len()).any(|w| w == needle.as_bytes());
+                }
+            }
+            found
+        });
+        on_disk || in_rows
     }
 
     /// Shuts the server down (the till sees connection refused).
@@ -310,7 +354,7 @@ impl Env {
     /// Replaces the settings row of the closed till with `value` (a damaged row, or
     /// one an earlier version left).
     pub fn replace_settings(&self, value: &str) {
-        let db = rusqlite::Connection::open(self.till_dir().join("till.db")).unwrap();
+        let db = self.till_db();
         db.execute(
             "UPDATE settings SET value = ?1 WHERE name = 'settings'",
             [value],

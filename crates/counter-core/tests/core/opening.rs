@@ -240,7 +240,7 @@ async fn a_key_kept_by_an_earlier_version_learns_its_business_at_the_first_resta
 
 /// Rewrites the settings row of the closed till in `env` with the SQL expression `value`.
 fn damage_settings_with(env: &Env, value: &str) {
-    let db = rusqlite::Connection::open(env.till_dir().join("till.db")).unwrap();
+    let db = env.till_db();
     db.execute(
         &format!("UPDATE settings SET value = {value} WHERE name = 'settings'"),
         [],

@@ -98,7 +98,7 @@ async fn the_till_locks_after_each_gift_card_payment_when_the_owner_chose_so() {
 
 /// Who made item `id`, and whether it names a till, read from the till's own file.
 fn made_by(env: &Env, id: i64) -> (Option<i64>, bool) {
-    let db = rusqlite::Connection::open(env.till_dir().join("till.db")).unwrap();
+    let db = env.till_db();
     db.query_row(
         "SELECT person, till IS NOT NULL AND till = (SELECT till_id FROM till) FROM outbox
          WHERE id = ?1",

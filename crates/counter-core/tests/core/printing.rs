@@ -311,7 +311,7 @@ async fn a_vouchers_card_is_whole_only_on_paper_its_copy_is_a_managers_and_its_d
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    let db = rusqlite::Connection::open(env.till_dir().join("till.db")).unwrap();
+    let db = env.till_db();
     let kept: Vec<String> = db
         .prepare("SELECT receipt FROM print_jobs")
         .unwrap()
@@ -359,7 +359,7 @@ async fn a_loyalty_slip_shows_the_progress_and_prints_again_on_request() {
 /// Puts `job` where a printer that stopped answering halfway leaves it: it may have
 /// printed (what the device's own test makes happen on a pseudo-terminal).
 fn left_unsure(env: &Env, job: counter_core::print_jobs::JobId) {
-    let db = rusqlite::Connection::open(env.till_dir().join("till.db")).unwrap();
+    let db = env.till_db();
     let changed = db
         .execute(
             "UPDATE print_jobs SET state = 'unsure' WHERE id = ?1",
@@ -770,7 +770,7 @@ async fn a_badge_prints_as_a_qr_code_that_signs_its_person_in_and_is_then_kept_n
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     loop {
         let kept: Vec<String> = {
-            let db = rusqlite::Connection::open(env.till_dir().join("till.db")).unwrap();
+            let db = env.till_db();
             let mut rows = db.prepare("SELECT receipt FROM print_jobs").unwrap();
             rows.query_map([], |r| r.get(0))
                 .unwrap()

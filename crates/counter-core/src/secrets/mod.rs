@@ -1,12 +1,18 @@
 //! The API key: in the operating system's keychain (Secret Service) through
 //! `keyring`, or, where no keychain answers, in a file only its owner can read, with
-//! a visible warning. Never in the database, never in a log.
+//! a visible warning. Never in the database, never in a log. The database's own key
+//! is kept beside it ([`database`]).
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use loyalty_api::ApiKey;
 use serde::{Deserialize, Serialize};
+
+mod database;
+
+pub(crate) use database::is_in_clear;
+pub use database::{DatabaseKey, DatabaseKeyError, DatabaseKeyStorage, holds_encrypted_data};
 
 /// Where keys go.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -133,6 +139,7 @@ pub enum SecretsError {
 #[derive(Debug, Clone)]
 pub struct KeyStore {
     config: SecretsConfig,
+    dir: PathBuf,
     file: PathBuf,
     account: String,
 }
@@ -142,6 +149,7 @@ impl KeyStore {
     pub fn new(config: SecretsConfig, data_dir: &Path) -> Self {
         Self {
             config,
+            dir: data_dir.to_owned(),
             file: data_dir.join("api-key"),
             // One till's key apart from another's on the same desktop.
             account: format!("api-key:{}", data_dir.display()),
