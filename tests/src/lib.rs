@@ -9,6 +9,14 @@
 //! arranges both. Environment:
 //! - `LOYALTY_COUNTER_APP`: the app binary (default `target/debug/loyalty-counter`);
 //! - `E2E_SHOTS_DIR`: when set, [`App::shot`] saves a screenshot of each screen there.
+//!
+//! # Layers
+//!
+//! Each module uses only its own layer or lower ones (`crates/layers` checks it in
+//! `make lint`). Bottom to top:
+//!
+//! 0. `till_files`: what the tests' tills left on the disk, checked after the suite
+//!    (it reads them with the harness's keys, [`till_keys`]).
 
 pub mod till_files;
 
