@@ -164,10 +164,18 @@ pub fn run(cli: Cli) {
                         drop(opening);
                     }
                     Err(err) => {
-                        // As a failed set-up did, the app ends; the lock is held until
-                        // then, so no call finds a till that is not there.
+                        // Said where the person looks (a till whose data cannot be read,
+                        // or whose key is not on this computer), then the app ends, as a
+                        // failed set-up does; the lock is held until then, so no call
+                        // finds a till that is not there.
                         tracing::error!(%err, "the till could not be opened");
-                        app.exit(1);
+                        use tauri_plugin_dialog::{DialogExt as _, MessageDialogKind};
+                        let ending = app.clone();
+                        app.dialog()
+                            .message(format!("{}.", err.message))
+                            .title("Loyalty Counter could not open the till")
+                            .kind(MessageDialogKind::Error)
+                            .show(move |_| ending.exit(1));
                         std::future::pending::<()>().await;
                     }
                 }

@@ -2,6 +2,7 @@
 //! over HTTP on 127.0.0.1. After each test the server's own records are compared
 //! with the writes intended: nothing lost, nothing doubled.
 
+mod at_rest;
 mod boundaries;
 mod browse;
 mod cache;
