@@ -53,7 +53,6 @@ pub enum AtRest {
     Encrypted,
     /// In clear, for `make bench` alone: what encryption costs is measured against the
     /// same till without it. A file already encrypted is not opened so.
-    #[doc(hidden)]
     InClearForMeasures,
 }
 

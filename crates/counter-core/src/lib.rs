@@ -60,9 +60,9 @@
 //!    service's answers show, what a card allows, the customer's screen, receipts laid
 //!    out, what the till keeps of a gift card's id once no write needs it whole.
 //! 5. [`outbox`], [`settings`]: the writes' table, the till's settings.
-//! 6. [`cache`], [`history`], `outcome`, [`events`], [`print_jobs`]: the customers
-//!    cached, the queue's history, a write's outcome, what the shell hears, the print
-//!    queue.
+//! 6. [`cache`], [`history`], `outcome`, [`events`], [`print_jobs`], [`shifts`]: the
+//!    customers cached, the queue's history, a write's outcome, what the shell hears,
+//!    the print queue, shifts and their X and Z reports.
 //! 7. `shared`: the state every task of an open counter shares.
 //! 8. `learner`, `sync`, `send`: what each answer teaches the till, the walks that fill
 //!    the cache, the sender that drains the outbox.
@@ -113,6 +113,7 @@ pub mod secrets;
 mod send;
 pub mod settings;
 mod shared;
+pub mod shifts;
 mod sync;
 pub mod trouble;
 pub mod views;

@@ -376,6 +376,27 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE print_jobs ADD COLUMN redacted INTEGER NOT NULL DEFAULT 0;
     DELETE FROM gift_cards;
     "#,
+    // 16: shifts. One at most is open; each write belongs to the shift open when it was
+    // stored (none before this version: those writes belong to no shift). A closed
+    // shift keeps its sealed Z: its number (from 1, without gaps), its content and its
+    // hash, chained to the previous Z's.
+    r#"
+    CREATE TABLE shifts (
+        id        INTEGER PRIMARY KEY,
+        opened_at TEXT NOT NULL,
+        opened_by INTEGER NOT NULL REFERENCES people(id),
+        closed_at TEXT,
+        closed_by INTEGER REFERENCES people(id),
+        z_number  INTEGER UNIQUE CHECK (z_number >= 1),
+        z         TEXT,
+        z_hash    TEXT,
+        CHECK ((closed_at IS NULL) = (z_number IS NULL)),
+        CHECK ((closed_at IS NULL) = (z IS NULL AND z_hash IS NULL))
+    );
+    CREATE UNIQUE INDEX shifts_one_open ON shifts ((closed_at IS NULL)) WHERE closed_at IS NULL;
+    ALTER TABLE outbox ADD COLUMN shift INTEGER REFERENCES shifts(id);
+    CREATE INDEX outbox_by_shift ON outbox (shift, id) WHERE shift IS NOT NULL;
+    "#,
 ];
 
 /// The schema version this build writes.

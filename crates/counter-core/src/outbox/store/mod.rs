@@ -145,9 +145,10 @@ pub(crate) fn enqueue_check_in(
     let changed = insert_as(
         conn,
         "INSERT INTO outbox (kind, idempotency_key, order_key, write, body, state, created_at,
-                             replaces, owner, kiosk, person, till)
+                             replaces, owner, kiosk, person, till, shift)
          SELECT ?1, ?2, ?3, ?4, ?5, 'queued', ?6, ?7, ?8, ?9, ?10,
-                (SELECT till_id FROM till WHERE id = 1)
+                (SELECT till_id FROM till WHERE id = 1),
+                (SELECT id FROM shifts WHERE closed_at IS NULL)
          WHERE NOT EXISTS (
              SELECT 1 FROM outbox WHERE order_key = ?3 AND kiosk = 1
                AND state IN ('queued', 'sending'))",
@@ -167,9 +168,10 @@ fn insert(
     insert_as(
         conn,
         "INSERT INTO outbox (kind, idempotency_key, order_key, write, body, state, created_at,
-                             replaces, owner, kiosk, person, till)
+                             replaces, owner, kiosk, person, till, shift)
          VALUES (?1, ?2, ?3, ?4, ?5, 'queued', ?6, ?7, ?8, ?9, ?10,
-                 (SELECT till_id FROM till WHERE id = 1))",
+                 (SELECT till_id FROM till WHERE id = 1),
+                 (SELECT id FROM shifts WHERE closed_at IS NULL))",
         (write, key, now, replaces, made),
     )?;
     Ok(ItemId(conn.last_insert_rowid()))
@@ -194,6 +196,15 @@ fn insert_as(
         made.kiosk,
         made.person.map(|p| p.0),
     ])
+}
+
+/// The writes of shift `shift`, oldest first.
+pub(crate) fn in_shift(conn: &Connection, shift: i64) -> rusqlite::Result<Vec<OutboxItem>> {
+    conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM outbox WHERE shift = ?1 ORDER BY id"
+    ))?
+    .query_map([shift], item)?
+    .collect()
 }
 
 /// One item.
