@@ -53,6 +53,31 @@ pub struct Cli {
     /// tests). Without it: the camera chosen in Settings, else the first found.
     #[arg(long, value_name = "SOURCE", value_parser = camera_source)]
     pub camera: Option<counter_camera::Source>,
+
+    /// Puts back the till's data as a snapshot taken before an upgrade held them, and
+    /// exits (no window): WHEN is the snapshot's date and time as the app named it
+    /// (2026-11-29T09-30-00Z), or its start (2026-11-29) when one alone was taken then.
+    /// The data as they are now are kept as a snapshot too. The app must be closed; with
+    /// --demo, the demo's till.
+    #[arg(long, value_name = "WHEN")]
+    pub restore_snapshot: Option<String>,
+
+    /// Something to do without a window.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// What the app does without a window.
+#[derive(Debug, Clone, PartialEq, Eq, clap::Subcommand)]
+pub enum Command {
+    /// Checks the till's Z reports: recomputes their chain of hashes and every figure
+    /// from the till's own records, says how many agree or names the first that no
+    /// longer does, and exits 0 when all agree, 1 otherwise. Opens no window.
+    Verify {
+        /// The built-in demo's till rather than the shop's.
+        #[arg(long)]
+        demo: bool,
+    },
 }
 
 fn camera_source(text: &str) -> Result<counter_camera::Source, String> {
@@ -102,8 +127,12 @@ mod tests {
                 kiosk_idle: 3,
                 customer_display: false,
                 camera: Some(counter_camera::Source::File("Cargo.toml".into())),
+                restore_snapshot: None,
+                command: None,
             }
         );
+        let verify = Cli::try_parse_from(["loyalty-counter", "verify", "--demo"]).unwrap();
+        assert_eq!(verify.command, Some(Command::Verify { demo: true }));
         let plain = Cli::try_parse_from(["loyalty-counter"]).unwrap();
         assert_eq!(plain.kiosk_idle, crate::kiosk::IDLE_SECONDS);
     }
@@ -150,11 +179,24 @@ mod man_page {
         man.render_synopsis_section(&mut page).unwrap();
         man.render_description_section(&mut page).unwrap();
         man.render_options_section(&mut page).unwrap();
+        man.render_subcommands_section(&mut page).unwrap();
         let mut more = Roff::new();
         more.control("SH", ["EXIT STATUS"])
             .text([
                 bold("0"),
-                roman(" when the window was closed, or after --help or --version."),
+                roman(
+                    " when the window was closed, after --help or --version, when verify \
+                     found every Z report agreeing, or when a snapshot was put back.",
+                ),
+            ])
+            .control("PP", [])
+            .text([
+                bold("1"),
+                roman(
+                    " from verify when a Z report no longer agrees with the till's records, \
+                       or from --restore-snapshot when no snapshot was put back; either when \
+                       the till's data cannot be read.",
+                ),
             ])
             .control("PP", [])
             .text([

@@ -12,10 +12,10 @@
 //! `make lint`). Bottom to top:
 //!
 //! 0. `views`, `strict`, `customer`, `kiosk`, `logging`, `instance`, `trouble`,
-//!    `demo`, `demo_off`: leaves (what the page receives, the objects it sends read
-//!    strictly, the customer's window, the kiosk's session, the log, one copy, what
+//!    `demo`, `demo_off`, `windowless`: leaves (what the page receives, the objects it sends
+//!    read strictly, the customer's window, the kiosk's session, the log, one copy, what
 //!    went wrong, the built-in demo; `demo_off.rs` is the file `demo` is read from in a
-//!    build without it).
+//!    build without it; the command line's tasks without a window).
 //! 1. `error`, `cli`, `mailbox`: a command's error, the command line, each window's
 //!    mailbox of events.
 //! 2. `camera`, `till`: the camera a screen opened, the open till.
@@ -58,6 +58,7 @@ mod strict;
 mod till;
 mod trouble;
 mod views;
+mod windowless;
 
 use tauri::Manager;
 
@@ -80,6 +81,14 @@ pub fn run(cli: Cli) {
     let started = logging::StartUp::now();
     // Before a file is made: the app's and its web view's are its user's alone.
     counter_core::private::from_now_on();
+    let context = tauri::generate_context!();
+    let identifier = &context.config().identifier;
+    if let Some(cli::Command::Verify { demo }) = cli.command {
+        std::process::exit(windowless::verify(identifier, demo));
+    }
+    if let Some(when) = &cli.restore_snapshot {
+        std::process::exit(windowless::restore_snapshot(identifier, cli.demo, when));
+    }
     // A second launch hands over to the running copy before it sets anything up. A copy
     // that cannot tell runs on: the till's own lock keeps its data to one owner.
     let first = match instance::claim() {
@@ -225,7 +234,7 @@ pub fn run(cli: Cli) {
         // one in the shape of every refusal before it is decoded.
         .register_asynchronous_uri_scheme_protocol("ipc", door::answer)
         .invoke_handler(every_command!())
-        .run(tauri::generate_context!())
+        .run(context)
         .expect("the Tauri runtime failed to start");
 }
 

@@ -28,4 +28,5 @@ mod queue;
 mod receipts;
 mod restart;
 mod screens;
+mod verify;
 mod zoom;

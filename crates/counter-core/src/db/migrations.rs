@@ -402,7 +402,7 @@ const MIGRATIONS: &[&str] = &[
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
 
-/// Runs the migrations the file has not had yet, each in its own transaction with the
+/// Runs the migrations the file has not had yet, all in one transaction with the
 /// version bump, with foreign keys not enforced (turn them on after).
 pub fn migrate(conn: &mut Connection) -> Result<(), OpenError> {
     let found: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
@@ -415,8 +415,10 @@ pub fn migrate(conn: &mut Connection) -> Result<(), OpenError> {
     // SQLite builds here enforce foreign keys from the start: not while tables are
     // rebuilt (the caller turns them on again).
     conn.pragma_update(None, "foreign_keys", "OFF")?;
+    // Every migration the file needs in one transaction: one that fails leaves the file
+    // at the schema it had, not half-way.
+    let tx = conn.transaction()?;
     for (index, sql) in MIGRATIONS.iter().enumerate().skip(found as usize) {
-        let tx = conn.transaction()?;
         tx.execute_batch(sql)?;
         // A reference left dangling by a migration fails it (and it is rolled back).
         let dangling: Option<String> = tx
@@ -434,8 +436,8 @@ pub fn migrate(conn: &mut Connection) -> Result<(), OpenError> {
             .into());
         }
         tx.pragma_update(None, "user_version", index as u32 + 1)?;
-        tx.commit()?;
     }
+    tx.commit()?;
     Ok(())
 }
 

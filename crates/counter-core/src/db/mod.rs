@@ -10,6 +10,7 @@ use crate::secrets::{DatabaseKey, DatabaseKeyError, KeyStore, is_in_clear};
 pub use crate::secrets::holds_encrypted_data;
 
 mod migrations;
+pub mod snapshots;
 
 #[cfg(test)]
 pub(crate) use migrations::at_schema;
@@ -43,6 +44,21 @@ pub enum OpenError {
     /// Its key is missing, unreadable, or could not be kept.
     #[error(transparent)]
     Key(#[from] DatabaseKeyError),
+    /// A migration failed: the file is left at the schema it had.
+    #[error(
+        "the till's data could not be brought from schema {from} to {to} ({source}); they \
+         were left as they were{snapshot}"
+    )]
+    Migration {
+        /// The schema the file holds.
+        from: u32,
+        /// This build's.
+        to: u32,
+        /// What failed.
+        source: Box<OpenError>,
+        /// Where the snapshot taken before is, for people (", and a snapshot...").
+        snapshot: String,
+    },
     /// The key this computer keeps does not open the file (another till's file put in
     /// its place, or a damaged one).
     #[error(
@@ -71,7 +87,7 @@ pub fn open_till_read_only(keys: &KeyStore, path: &Path) -> Result<Connection, O
 
 /// Gives `conn` its key, then reads the file's first page: a key that does not open it
 /// is [`OpenError::WrongKey`], before anything is written.
-fn unlock(conn: &Connection, key: &DatabaseKey) -> Result<(), OpenError> {
+pub(crate) fn unlock(conn: &Connection, key: &DatabaseKey) -> Result<(), OpenError> {
     conn.pragma_update(None, "key", key.as_sqlcipher_key().as_str())?;
     // SQLCipher's own log (to stderr, from the first key on) would say in its words
     // what the till says in its own: a key that does not open the file.
@@ -89,25 +105,33 @@ fn unlock(conn: &Connection, key: &DatabaseKey) -> Result<(), OpenError> {
     }
 }
 
-/// Encrypts, in place, a database an earlier version kept in clear: everything it holds
-/// (its WAL's too) is exported into an encrypted file beside it, which then takes its
-/// name. Killed at any point, the till finds either the file in clear, whole, or the
-/// encrypted one, whole; never half of each.
-fn encrypt_in_place(path: &Path, key: &DatabaseKey) -> Result<(), OpenError> {
-    let named = |suffix: &str| {
-        let mut name = path.as_os_str().to_owned();
-        name.push(suffix);
-        std::path::PathBuf::from(name)
-    };
-    let encrypting = named("-encrypting");
-    for stale in [named("-encrypting"), named("-encrypting-journal")] {
-        match std::fs::remove_file(&stale) {
+/// The file beside `path` SQLite (or the till) names with `suffix` (`-wal`, `-shm`).
+pub(crate) fn beside(path: &Path, suffix: &str) -> std::path::PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    name.into()
+}
+
+/// Removes the files beside `path` named with `suffixes`, those there.
+pub(crate) fn remove_beside(path: &Path, suffixes: &[&str]) -> Result<(), OpenError> {
+    for suffix in suffixes {
+        match std::fs::remove_file(beside(path, suffix)) {
             Err(err) if err.kind() != std::io::ErrorKind::NotFound => {
                 return Err(OpenError::Private(err));
             }
             _ => {}
         }
     }
+    Ok(())
+}
+
+/// Encrypts, in place, a database an earlier version kept in clear: everything it holds
+/// (its WAL's too) is exported into an encrypted file beside it, which then takes its
+/// name. Killed at any point, the till finds either the file in clear, whole, or the
+/// encrypted one, whole; never half of each.
+fn encrypt_in_place(path: &Path, key: &DatabaseKey) -> Result<(), OpenError> {
+    let encrypting = beside(path, "-encrypting");
+    remove_beside(path, &["-encrypting", "-encrypting-journal"])?;
     crate::private::file(&encrypting).map_err(OpenError::Private)?;
     {
         let clear = Connection::open(path)?;
@@ -130,14 +154,7 @@ fn encrypt_in_place(path: &Path, key: &DatabaseKey) -> Result<(), OpenError> {
         .and_then(|file| file.sync_all())
         .map_err(OpenError::Private)?;
     // The clear file's WAL and index must not meet the encrypted file.
-    for other in [named("-wal"), named("-shm")] {
-        match std::fs::remove_file(&other) {
-            Err(err) if err.kind() != std::io::ErrorKind::NotFound => {
-                return Err(OpenError::Private(err));
-            }
-            _ => {}
-        }
-    }
+    remove_beside(path, &["-wal", "-shm"])?;
     std::fs::rename(&encrypting, path).map_err(OpenError::Private)?;
     if let Some(dir) = path.parent() {
         std::fs::File::open(dir)
@@ -147,6 +164,9 @@ fn encrypt_in_place(path: &Path, key: &DatabaseKey) -> Result<(), OpenError> {
     tracing::info!(path = %path.display(), "the till's data, kept in clear by an earlier version, is encrypted");
     Ok(())
 }
+
+/// The reader's page cache, in KiB: see [`open_read_only`].
+pub const READER_CACHE_KIB: i64 = 64 * 1024;
 
 /// The WAL's size, in pages of 4 KiB, past which a commit checkpoints (40 MB, where
 /// SQLite's default is 1,000 pages): see [`open`].
@@ -180,18 +200,37 @@ pub(crate) fn open_with(path: &Path, key: Option<&DatabaseKey>) -> Result<Connec
     // those an earlier version left readable are closed here).
     crate::private::file(path).map_err(OpenError::Private)?;
     for other in ["-wal", "-shm"] {
-        let mut name = path.as_os_str().to_owned();
-        name.push(other);
-        crate::private::close_if_there(Path::new(&name)).map_err(OpenError::Private)?;
+        crate::private::close_if_there(&beside(path, other)).map_err(OpenError::Private)?;
     }
     let mut conn = Connection::open(path)?;
     if let Some(key) = key {
         unlock(&conn, key)?;
     }
     configure(&conn)?;
+    // Before a migration, a snapshot of the file as it is (an encrypted till's is
+    // encrypted with its key): the earlier version of the app can be given it back.
+    let found: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    let snapshot = if (1..SCHEMA_VERSION).contains(&found) {
+        Some(snapshots::take(&conn, path, found, jiff::Timestamp::now())?)
+    } else {
+        None
+    };
     // Migrations run before foreign keys are enforced, as SQLite asks of a table
     // rebuilt (migration 8), and end with a check of every reference.
-    migrate(&mut conn)?;
+    migrate(&mut conn).map_err(|error| match (&error, snapshot) {
+        (OpenError::TooNew { .. }, _) | (_, None) => error,
+        (_, Some(snapshot)) => OpenError::Migration {
+            from: found,
+            to: SCHEMA_VERSION,
+            source: Box::new(error),
+            snapshot: format!(
+                ". A snapshot taken just before is kept as {}: `loyalty-counter \
+                 --restore-snapshot {}` puts it back",
+                snapshot.path.display(),
+                snapshot.taken
+            ),
+        },
+    })?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
     Ok(conn)
 }
@@ -230,6 +269,10 @@ pub fn open_read_only(path: &Path, key: Option<&DatabaseKey>) -> Result<Connecti
         unlock(&conn, key)?;
     }
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    // The counter's searches read here: the pages they touch stay decrypted in SQLite's
+    // own cache (up to this much) rather than read and decrypted again from the
+    // system's at each letter typed.
+    conn.pragma_update(None, "cache_size", -READER_CACHE_KIB)?;
     let found: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
     if found != SCHEMA_VERSION {
         return Err(OpenError::OtherVersion {
@@ -366,12 +409,6 @@ mod tests {
             .any(|w| w == needle.as_bytes())
     }
 
-    fn named(path: &Path, suffix: &str) -> std::path::PathBuf {
-        let mut name = path.as_os_str().to_owned();
-        name.push(suffix);
-        name.into()
-    }
-
     const CUSTOMER: &str = "Ada Lovelace ada@example.com";
 
     /// The file and its WAL, read as bytes, hold no customer; another key opens
@@ -387,10 +424,10 @@ mod tests {
             .unwrap();
         assert!(holds_encrypted_data(&path));
         assert!(
-            std::fs::metadata(named(&path, "-wal")).unwrap().len() > 0,
+            std::fs::metadata(beside(&path, "-wal")).unwrap().len() > 0,
             "the row is in the WAL"
         );
-        for file in [path.clone(), named(&path, "-wal")] {
+        for file in [path.clone(), beside(&path, "-wal")] {
             assert!(
                 !holds(&file, CUSTOMER),
                 "{} holds a customer",
@@ -442,9 +479,9 @@ mod tests {
             .unwrap();
             // Copied while the earlier app runs: as a kill leaves the files.
             std::fs::copy(&earlier, &path).unwrap();
-            std::fs::copy(named(&earlier, "-wal"), named(&path, "-wal")).unwrap();
+            std::fs::copy(beside(&earlier, "-wal"), beside(&path, "-wal")).unwrap();
         }
-        assert!(holds(&named(&path, "-wal"), CUSTOMER));
+        assert!(holds(&beside(&path, "-wal"), CUSTOMER));
         assert!(!holds_encrypted_data(&path));
 
         let conn = open(&path, &DatabaseKey::for_tests()).unwrap();
@@ -462,14 +499,14 @@ mod tests {
         assert_eq!(version, SCHEMA_VERSION);
         drop(conn);
         assert!(holds_encrypted_data(&path));
-        for file in [path.clone(), named(&path, "-wal")] {
+        for file in [path.clone(), beside(&path, "-wal")] {
             assert!(
                 !holds(&file, CUSTOMER),
                 "{} holds a customer",
                 file.display()
             );
         }
-        assert!(!named(&path, "-encrypting").exists());
+        assert!(!beside(&path, "-encrypting").exists());
     }
 
     /// Without the key this computer kept, an encrypted till is left exactly as it is,
