@@ -204,13 +204,16 @@ impl Counter {
     }
 
     /// Forgets what the till read of the business it worked for: customers, their
-    /// search index and cards, gift cards, passes and where a walk stood. Writes still
-    /// waiting stay (the outbox's, each with its business). Called once no key is in
-    /// use, so that no page of a walk lands after it.
+    /// search index and cards, gift cards, passes and where a walk stood, and the
+    /// snapshots taken before an upgrade, which hold them too. Writes still waiting
+    /// stay (the outbox's, each with its business). Called once no key is in use, so
+    /// that no page of a walk lands after it.
     fn forget_business(&self) -> Result<(), Error> {
         let mut db = self.core.db();
         crate::db::cache_write(&mut db, cache::forget_business)?;
         crate::db::truncate_wal(&db)?;
+        crate::db::snapshots::remove(&self.data_dir.join("till.db"), None)
+            .map_err(crate::db::OpenError::Private)?;
         Ok(())
     }
 

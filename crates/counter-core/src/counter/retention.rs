@@ -34,7 +34,7 @@ impl Counter {
 }
 
 /// The retention the settings say, in days.
-fn retention_of(settings: &Settings) -> u32 {
+pub(super) fn retention_of(settings: &Settings) -> u32 {
     settings.retention_days.unwrap_or(RETENTION_DAYS)
 }
 

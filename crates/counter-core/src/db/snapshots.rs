@@ -110,6 +110,21 @@ pub(crate) fn take(
     })
 }
 
+/// Removes the snapshots of `database` taken before `before` (all of them with None):
+/// what the till forgets, its snapshots forget too. Answers how many went.
+pub fn remove(database: &Path, before: Option<Timestamp>) -> std::io::Result<usize> {
+    let cut = before.map(stamp);
+    let mut removed = 0;
+    for snapshot in list(database)? {
+        // Stamps of one fixed width: text order is time order.
+        if cut.as_ref().is_none_or(|cut| snapshot.taken < *cut) {
+            std::fs::remove_file(&snapshot.path)?;
+            removed += 1;
+        }
+    }
+    Ok(removed)
+}
+
 /// Why a snapshot could not be put back.
 #[derive(Debug, thiserror::Error)]
 pub enum RestoreError {
@@ -294,5 +309,13 @@ mod tests {
             find(&path, "1999"),
             Err(RestoreError::NotOne { .. })
         ));
+
+        // What the till forgets, its snapshots forget: past a date, or all of them.
+        let yesterday = Timestamp::now() - jiff::SignedDuration::from_hours(24);
+        assert_eq!(remove(&path, Some(yesterday)).unwrap(), 0);
+        let there = list(&path).unwrap().len();
+        assert!(there > 0);
+        assert_eq!(remove(&path, None).unwrap(), there);
+        assert_eq!(list(&path).unwrap(), []);
     }
 }

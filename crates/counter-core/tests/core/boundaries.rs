@@ -693,8 +693,21 @@ async fn another_business_or_a_forgotten_key_leaves_no_customer_of_the_first_at_
     counter.connect(&env.sandbox_url(), &env.key).await.unwrap();
     counter.sync(None).await.unwrap();
     assert!(found(&counter) > 0);
+    // A snapshot taken before an upgrade holds the business's customers too.
+    let snapshots = env.till_dir().join("snapshots");
+    std::fs::create_dir_all(&snapshots).unwrap();
+    std::fs::write(
+        snapshots.join("till-2026-11-01T09-00-00Z-schema15.db"),
+        b"x",
+    )
+    .unwrap();
     counter.disconnect().unwrap();
     assert_eq!(found(&counter), 0);
+    assert_eq!(
+        std::fs::read_dir(&snapshots).unwrap().count(),
+        0,
+        "a snapshot of the forgotten business is left"
+    );
     // The till's database holds no customer's email any more.
     assert!(
         !env.till_holds("@example.com"),
