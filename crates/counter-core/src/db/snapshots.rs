@@ -87,15 +87,13 @@ pub(crate) fn take(
     let text = path
         .to_str()
         .ok_or_else(|| OpenError::Private(std::io::Error::other("a path that is not text")))?;
-    // VACUUM INTO will not write over a file: one taken the same second is the same.
+    // One taken the same second is the same. VACUUM INTO writes into an empty file: made
+    // first, the user's alone, it keeps its mode; renamed once whole.
     if !path.exists() {
         let partial = folder.join(format!("till-{taken}-schema{schema}.partial"));
         let _ = std::fs::remove_file(&partial);
         crate::private::file(&partial).map_err(OpenError::Private)?;
-        std::fs::remove_file(&partial).map_err(OpenError::Private)?;
-        let partial_text = partial.to_str().unwrap_or(text);
-        conn.execute("VACUUM INTO ?1", [partial_text])?;
-        crate::private::file(&partial).map_err(OpenError::Private)?;
+        conn.execute("VACUUM INTO ?1", [partial.to_str().unwrap_or(text)])?;
         std::fs::rename(&partial, &path).map_err(OpenError::Private)?;
     }
     let snapshots = list(database).map_err(OpenError::Private)?;
@@ -253,6 +251,13 @@ mod tests {
             holds_encrypted_data(&snapshots[0].path),
             "encrypted, as the till"
         );
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode(&snapshots[0].path), 0o600);
+            assert_eq!(mode(&folder(&path)), 0o700);
+        }
         let kept = Connection::open(&snapshots[0].path).unwrap();
         crate::db::unlock(&kept, &key()).unwrap();
         assert_eq!(
