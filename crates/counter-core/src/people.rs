@@ -366,13 +366,7 @@ mod tests {
     use super::*;
 
     fn till() -> (tempfile::TempDir, Connection) {
-        let dir = tempfile::tempdir().unwrap();
-        let conn = crate::db::open(
-            &dir.path().join("till.db"),
-            &crate::secrets::DatabaseKey::for_tests(),
-        )
-        .unwrap();
-        (dir, conn)
+        crate::db::new_for_tests()
     }
 
     fn now() -> Timestamp {
@@ -440,7 +434,7 @@ mod tests {
                 )
                 .unwrap();
         }
-        let conn = crate::db::open(&path, &crate::secrets::DatabaseKey::for_tests()).unwrap();
+        let conn = crate::db::open_for_tests(&path);
         let people = all(&conn).unwrap();
         assert_eq!(people.len(), 1);
         assert_eq!(
@@ -470,7 +464,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("till.db");
         drop(crate::db::at_schema(&path, 12));
-        let conn = crate::db::open(&path, &crate::secrets::DatabaseKey::for_tests()).unwrap();
+        let conn = crate::db::open_for_tests(&path);
         assert!(!anyone(&conn).unwrap());
     }
 

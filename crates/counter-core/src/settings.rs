@@ -164,11 +164,7 @@ mod tests {
     #[test]
     fn settings_are_defaults_until_saved_and_read_back_as_saved() {
         let dir = tempfile::tempdir().unwrap();
-        let conn = crate::db::open(
-            &dir.path().join("till.db"),
-            &crate::secrets::DatabaseKey::for_tests(),
-        )
-        .unwrap();
+        let conn = crate::db::open_for_tests(&dir.path().join("till.db"));
         assert_eq!(load(&conn).unwrap(), Settings::default());
         let settings = Settings {
             base_url: Some("http://127.0.0.1:8787/sandbox".into()),
@@ -192,11 +188,7 @@ mod tests {
     #[test]
     fn one_damaged_setting_is_at_its_default_and_named_while_the_others_are_kept() {
         let dir = tempfile::tempdir().unwrap();
-        let conn = crate::db::open(
-            &dir.path().join("till.db"),
-            &crate::secrets::DatabaseKey::for_tests(),
-        )
-        .unwrap();
+        let conn = crate::db::open_for_tests(&dir.path().join("till.db"));
         store(
             &conn,
             r#"{"base_url":"http://127.0.0.1:9/sandbox","kiosk":"yes","language":"fr"}"#,
@@ -216,11 +208,7 @@ mod tests {
     #[test]
     fn a_row_that_is_not_json_or_not_text_names_every_setting_and_reads_as_defaults() {
         let dir = tempfile::tempdir().unwrap();
-        let conn = crate::db::open(
-            &dir.path().join("till.db"),
-            &crate::secrets::DatabaseKey::for_tests(),
-        )
-        .unwrap();
+        let conn = crate::db::open_for_tests(&dir.path().join("till.db"));
         store(&conn, "{\"base_url\": \"http://trunc");
         let loaded = read(&conn).unwrap();
         assert_eq!(loaded.settings, Settings::default());

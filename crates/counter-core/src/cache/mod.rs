@@ -10,6 +10,7 @@ use loyalty_api::{CardId, GiftCardId};
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use serde::{Deserialize, Serialize};
 
+use crate::db::ts;
 use crate::kept::{self, CardKey};
 use crate::outbox::store;
 use crate::views::{Answer, CardView, CustomerView, GiftCardView, PassView};
@@ -17,10 +18,6 @@ use crate::views::{Answer, CardView, CustomerView, GiftCardView, PassView};
 mod search;
 
 pub(crate) use search::search;
-
-fn ts(t: Timestamp) -> String {
-    t.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
-}
 
 /// A card found by its id, with its customer when cached.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -27,11 +27,7 @@ pub(super) fn customer(id: &str, name: &str, email: &str, phone: Option<&str>) -
 
 pub(super) fn cache_with(customers: &[CustomerView]) -> (tempfile::TempDir, Connection) {
     let dir = tempfile::tempdir().unwrap();
-    let mut conn = crate::db::open(
-        &dir.path().join("till.db"),
-        &crate::secrets::DatabaseKey::for_tests(),
-    )
-    .unwrap();
+    let mut conn = crate::db::open_for_tests(&dir.path().join("till.db"));
     let tx = conn.transaction().unwrap();
     for c in customers {
         put_customer(&tx, c, Timestamp::UNIX_EPOCH).unwrap();
@@ -43,11 +39,7 @@ pub(super) fn cache_with(customers: &[CustomerView]) -> (tempfile::TempDir, Conn
 #[test]
 fn customers_stored_together_make_one_segment_of_the_search_index() {
     let dir = tempfile::tempdir().unwrap();
-    let mut conn = crate::db::open(
-        &dir.path().join("till.db"),
-        &crate::secrets::DatabaseKey::for_tests(),
-    )
-    .unwrap();
+    let mut conn = crate::db::open_for_tests(&dir.path().join("till.db"));
     let page: Vec<CustomerView> = (0..100)
         .map(|n| {
             customer(
@@ -262,7 +254,7 @@ fn customers_cached_before_the_phone_index_are_found_by_name_and_by_phone() {
             .unwrap();
         }
     }
-    let conn = crate::db::open(&path, &crate::secrets::DatabaseKey::for_tests()).unwrap();
+    let conn = crate::db::open_for_tests(&path);
     let found = |typed: &str| -> Vec<String> {
         search(&conn, typed, 10)
             .unwrap()
@@ -302,7 +294,7 @@ fn cards_cached_before_they_pointed_to_their_customers_row_are_still_theirs() {
             .unwrap();
         }
     }
-    let conn = crate::db::open(&path, &crate::secrets::DatabaseKey::for_tests()).unwrap();
+    let conn = crate::db::open_for_tests(&path);
     let ana = super::customer(&conn, &CustomerId::new("cus_1"))
         .unwrap()
         .unwrap();

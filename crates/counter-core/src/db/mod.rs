@@ -165,6 +165,26 @@ fn encrypt_in_place(path: &Path, key: &DatabaseKey) -> Result<(), OpenError> {
     Ok(())
 }
 
+/// An instant as the till's tables keep it: fixed width (milliseconds, Z), so that
+/// text order is time order.
+pub(crate) fn ts(t: jiff::Timestamp) -> String {
+    t.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
+}
+
+/// The database at `path` opened with the tests' key, as the till opens its own.
+#[cfg(test)]
+pub(crate) fn open_for_tests(path: &Path) -> Connection {
+    open(path, &DatabaseKey::for_tests()).expect("a test's database opens")
+}
+
+/// A new till database in a folder of its own, opened with the tests' key.
+#[cfg(test)]
+pub(crate) fn new_for_tests() -> (tempfile::TempDir, Connection) {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let conn = open_for_tests(&dir.path().join("till.db"));
+    (dir, conn)
+}
+
 /// The reader's page cache, in KiB: see [`open_read_only`].
 pub const READER_CACHE_KIB: i64 = 64 * 1024;
 

@@ -6,7 +6,7 @@ use crate::clock::{Clock, ManualClock};
 fn till() -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("till.db");
-    crate::db::open(&path, &crate::secrets::DatabaseKey::for_tests()).unwrap();
+    crate::db::open_for_tests(&path);
     (dir, path)
 }
 
@@ -36,7 +36,7 @@ fn five_wrong(conn: &Connection, clock: &ManualClock) {
 #[test]
 fn a_pin_is_four_to_eight_digits_and_kept_only_as_an_argon2id_hash() {
     let (_dir, path) = till();
-    let conn = crate::db::open(&path, &crate::secrets::DatabaseKey::for_tests()).unwrap();
+    let conn = crate::db::open_for_tests(&path);
     let clock = clock();
     for bad in ["", "123", "123456789", "12a4", " 1234", "１２３４"] {
         assert!(
@@ -70,7 +70,7 @@ fn a_pin_is_four_to_eight_digits_and_kept_only_as_an_argon2id_hash() {
 #[test]
 fn what_cannot_be_a_pin_is_refused_and_not_counted_as_a_try() {
     let (_dir, path) = till();
-    let conn = crate::db::open(&path, &crate::secrets::DatabaseKey::for_tests()).unwrap();
+    let conn = crate::db::open_for_tests(&path);
     let clock = clock();
     set(&conn, "2468", clock.now()).unwrap();
     for _ in 0..MAX_TRIES * 2 {
@@ -89,7 +89,7 @@ fn what_cannot_be_a_pin_is_refused_and_not_counted_as_a_try() {
 #[test]
 fn a_hash_made_with_weaker_parameters_is_made_again_at_the_next_right_pin() {
     let (_dir, path) = till();
-    let conn = crate::db::open(&path, &crate::secrets::DatabaseKey::for_tests()).unwrap();
+    let conn = crate::db::open_for_tests(&path);
     let clock = clock();
     // What `Argon2::default()` of an older crate, or a cheaper setting, made.
     let salt = SaltString::encode_b64(b"0123456789abcdef").unwrap();
@@ -125,13 +125,13 @@ fn a_hash_made_with_weaker_parameters_is_made_again_at_the_next_right_pin() {
 #[test]
 fn five_wrong_tries_lock_it_for_five_minutes_across_a_restart_and_a_clock_set_back() {
     let (_dir, path) = till();
-    let conn = crate::db::open(&path, &crate::secrets::DatabaseKey::for_tests()).unwrap();
+    let conn = crate::db::open_for_tests(&path);
     let clock = clock();
     set(&conn, "2468", clock.now()).unwrap();
     five_wrong(&conn, &clock);
     // A restart: the lock is in the till's file.
     drop(conn);
-    let conn = crate::db::open(&path, &crate::secrets::DatabaseKey::for_tests()).unwrap();
+    let conn = crate::db::open_for_tests(&path);
     clock.pass(Duration::from_secs(3 * 60));
     assert!(locked(try_pin(&conn, "2468", &clock)));
     assert_eq!(
@@ -154,7 +154,7 @@ fn five_wrong_tries_lock_it_for_five_minutes_across_a_restart_and_a_clock_set_ba
 #[test]
 fn a_clock_set_forward_does_not_end_a_lock() {
     let (_dir, path) = till();
-    let conn = crate::db::open(&path, &crate::secrets::DatabaseKey::for_tests()).unwrap();
+    let conn = crate::db::open_for_tests(&path);
     let clock = clock();
     set(&conn, "2468", clock.now()).unwrap();
     five_wrong(&conn, &clock);
@@ -167,7 +167,7 @@ fn a_clock_set_forward_does_not_end_a_lock() {
 #[test]
 fn each_further_lock_lasts_longer_up_to_a_day_and_a_reboot_serves_it_again() {
     let (_dir, path) = till();
-    let conn = crate::db::open(&path, &crate::secrets::DatabaseKey::for_tests()).unwrap();
+    let conn = crate::db::open_for_tests(&path);
     let clock = clock();
     set(&conn, "2468", clock.now()).unwrap();
     let mut served = Vec::new();
@@ -210,7 +210,7 @@ fn each_further_lock_lasts_longer_up_to_a_day_and_a_reboot_serves_it_again() {
 #[test]
 fn changing_the_pin_needs_the_old_one() {
     let (_dir, path) = till();
-    let conn = crate::db::open(&path, &crate::secrets::DatabaseKey::for_tests()).unwrap();
+    let conn = crate::db::open_for_tests(&path);
     let clock = clock();
     set(&conn, "2468", clock.now()).unwrap();
     assert!(matches!(

@@ -12,11 +12,7 @@ struct Till {
 /// A till with its owner (PIN 2468) and, on the first, a cashier.
 fn till() -> Till {
     let dir = tempfile::tempdir().unwrap();
-    let conn = crate::db::open(
-        &dir.path().join("till.db"),
-        &crate::secrets::DatabaseKey::for_tests(),
-    )
-    .unwrap();
+    let conn = crate::db::open_for_tests(&dir.path().join("till.db"));
     pin::set(&conn, "2468", now()).unwrap();
     Till { dir, conn }
 }

@@ -16,6 +16,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::db::ts;
 use crate::ids::PersonId;
 use crate::outbox::{ItemState, OutboxItem};
 
@@ -83,10 +84,6 @@ pub struct SealedZ {
     pub z: Z,
     /// Its hash as stored.
     pub hash: String,
-}
-
-fn ts(t: Timestamp) -> String {
-    t.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
 }
 
 fn shift_of(row: &rusqlite::Row<'_>) -> rusqlite::Result<Shift> {

@@ -12,12 +12,7 @@ use crate::outbox::store::{self, Made};
 const OWNER: PersonId = PersonId(1);
 
 fn till() -> (tempfile::TempDir, Connection) {
-    let dir = tempfile::tempdir().unwrap();
-    let conn = crate::db::open(
-        &dir.path().join("till.db"),
-        &crate::secrets::DatabaseKey::for_tests(),
-    )
-    .unwrap();
+    let (dir, conn) = crate::db::new_for_tests();
     crate::pin::set(&conn, "2468", "2026-11-20T09:00:00Z".parse().unwrap()).unwrap();
     (dir, conn)
 }

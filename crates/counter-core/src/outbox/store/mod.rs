@@ -9,6 +9,7 @@ use super::business::OwnerId;
 use super::{
     DecisionReason, ItemId, ItemState, MadeBy, OutboxItem, QueueCounts, Refusal, Resolution, Write,
 };
+use crate::db::ts;
 use crate::ids::PersonId;
 use crate::secrets::KeyFingerprint;
 use crate::views::Answer;
@@ -32,11 +33,6 @@ pub(crate) struct Made {
     pub kiosk: bool,
     /// Who made it (None: a customer at the kiosk).
     pub person: Option<PersonId>,
-}
-
-fn ts(t: Timestamp) -> String {
-    // Fixed width (milliseconds, Z) so that text order is time order.
-    t.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
 }
 
 fn read_ts(text: Option<String>) -> Option<Timestamp> {

@@ -23,12 +23,7 @@ fn visit(card: &str) -> Write {
 }
 
 fn setup() -> (tempfile::TempDir, Connection) {
-    let dir = tempfile::tempdir().unwrap();
-    let conn = crate::db::open(
-        &dir.path().join("till.db"),
-        &crate::secrets::DatabaseKey::for_tests(),
-    )
-    .unwrap();
+    let (dir, conn) = crate::db::new_for_tests();
     let business = Business {
         id: "bus_1".into(),
         name: "Café".into(),
@@ -284,7 +279,7 @@ fn reasons_and_resolutions_written_as_sentences_are_read_as_data() {
             .unwrap();
         }
     }
-    let conn = crate::db::open(&path, &crate::secrets::DatabaseKey::for_tests()).unwrap();
+    let conn = crate::db::open_for_tests(&path);
     let item = |n: i64| get(&conn, ItemId(n)).unwrap().unwrap();
     assert_eq!(
         item(1).reason,
@@ -333,7 +328,7 @@ fn a_write_queued_before_staff_seats_is_kept_and_says_so() {
             )
             .unwrap();
     }
-    let conn = crate::db::open(&path, &crate::secrets::DatabaseKey::for_tests()).unwrap();
+    let conn = crate::db::open_for_tests(&path);
     let kept = get(&conn, ItemId(1))
         .unwrap()
         .expect("the queued visit is kept");
@@ -416,7 +411,7 @@ fn payments_of_schema_14_are_kept_the_queued_whole_the_closed_by_last_four() {
             )
             .unwrap();
     }
-    let conn = crate::db::open(&path, &crate::secrets::DatabaseKey::for_tests()).unwrap();
+    let conn = crate::db::open_for_tests(&path);
     assert_eq!(count_queued(&conn), 1);
     let gift_cards: i64 = conn
         .query_row("SELECT count(*) FROM gift_cards", [], |r| r.get(0))
