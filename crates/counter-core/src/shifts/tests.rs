@@ -168,3 +168,49 @@ fn verify_names_the_first_z_that_no_longer_agrees() {
     ));
     assert_eq!(unconfirmed.unwrap_err().number, 2);
 }
+
+/// A till of schema 15 (before shifts) with a write waiting migrates to 16: the write
+/// is kept, waiting, in no shift; a shift opened after does not count it, and is sent
+/// as it was.
+#[test]
+fn a_write_waiting_in_a_schema_15_till_is_kept_and_belongs_to_no_shift() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("till.db");
+    let write = payment(700);
+    {
+        let earlier = crate::db::at_schema(&path, 15);
+        earlier
+            .execute(
+                "INSERT INTO people (name, role, hash, created_at)
+                 VALUES ('Owner', 'owner', 'x', '2026-11-28T09:00:00Z')",
+                [],
+            )
+            .unwrap();
+        earlier
+            .execute(
+                "INSERT INTO outbox (kind, idempotency_key, order_key, write, body, state,
+                                     created_at, person, till)
+                 VALUES ('payment', 'k-waiting', ?1, ?2, ?3, 'queued',
+                         '2026-11-28T10:00:00.000Z', 1, 't1')",
+                rusqlite::params![
+                    write.order_key(),
+                    serde_json::to_string(&write).unwrap(),
+                    write.body()
+                ],
+            )
+            .unwrap();
+    }
+    let conn = crate::db::open_for_tests(&path);
+    let kept = store::get(&conn, crate::outbox::ItemId(1))
+        .unwrap()
+        .unwrap();
+    assert_eq!(kept.state, ItemState::Queued);
+    assert_eq!(kept.idempotency_key, "k-waiting");
+    assert_eq!(kept.body, write.body());
+    let shift: Option<i64> = conn
+        .query_row("SELECT shift FROM outbox WHERE id = 1", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(shift, None);
+    let open = open(&conn, OWNER, at(0)).unwrap();
+    assert!(x_report(&conn, open.id).unwrap().0.is_empty());
+}
