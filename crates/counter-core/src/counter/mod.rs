@@ -264,13 +264,7 @@ impl Counter {
         }
         let loaded = settings::read(&core.db())?;
         let saved = loaded.settings;
-        // The snapshots taken before an upgrade hold what the till held then: past the
-        // retention, they go as its closed writes' details do.
-        let days = i64::from(retention::retention_of(&saved));
-        let cut = core.now() - jiff::SignedDuration::from_hours(24 * days);
-        if let Err(error) = crate::db::snapshots::remove(&database, Some(cut)) {
-            tracing::warn!(%error, "snapshots past the retention could not be removed");
-        }
+        retention::forget_old_snapshots(&core, &database, &saved);
         let key = counter.keys.load_kept(&saved.key).unwrap_or_else(|error| {
             tracing::warn!(%error, "the kept key cannot be used; opening without it");
             *counter.unreadable_key() = Some(Trouble::of_key(&error));

@@ -34,8 +34,18 @@ impl Counter {
 }
 
 /// The retention the settings say, in days.
-pub(super) fn retention_of(settings: &Settings) -> u32 {
+fn retention_of(settings: &Settings) -> u32 {
     settings.retention_days.unwrap_or(RETENTION_DAYS)
+}
+
+/// The snapshots taken before an upgrade hold what the till held then: past the
+/// retention, they go as its closed writes' details do (at each start).
+pub(super) fn forget_old_snapshots(core: &Core, database: &std::path::Path, saved: &Settings) {
+    let days = i64::from(retention_of(saved));
+    let cut = core.now() - jiff::SignedDuration::from_hours(24 * days);
+    if let Err(error) = crate::db::snapshots::remove(database, Some(cut)) {
+        tracing::warn!(%error, "snapshots past the retention could not be removed");
+    }
 }
 
 /// Takes customers' details out of what is older than the retention; answers how many
