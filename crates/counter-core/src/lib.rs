@@ -122,14 +122,15 @@ pub mod zoom;
 pub use clock::{Clock, ManualClock, SystemClock, Uptime};
 pub use config::{AtRest, Config};
 pub use counter::{
-    BadgeMade, Balance, BroadcastDraft, BrowsePage, BrowseQuery, BrowseRow, CameraError, CardOffer,
-    CheckIn, ConnectGate, Connection, Counter, Credential, CustomerDisplay, CustomerScreen,
-    EnrolOutcome, Enrolment, Figure, FigureName, Figures, FiguresPeriod, FreshCard, GiftCardIssue,
-    GiftCardRead, InsufficientBalance, IssueChoices, IssuedCard, ItemChoices, KioskStart,
-    MANAGER_IDLE, MAX_FIGURE_DAYS, MAX_UNUSUAL_SCANS, MessageAudience, MessageDraft,
+    Addendum, BadgeMade, Balance, BroadcastDraft, BrowsePage, BrowseQuery, BrowseRow, CameraError,
+    CardOffer, CheckIn, ConnectGate, Connection, Counter, Credential, CustomerDisplay,
+    CustomerScreen, EnrolOutcome, Enrolment, Figure, FigureName, Figures, FiguresPeriod, FreshCard,
+    GiftCardIssue, GiftCardRead, InsufficientBalance, IssueChoices, IssuedCard, ItemChoices,
+    KioskStart, MANAGER_IDLE, MAX_FIGURE_DAYS, MAX_UNUSUAL_SCANS, MessageAudience, MessageDraft,
     MessagePreview, PaymentOutcome, PinFor, Place, Progress, RepeatVisit, SampleCard,
     SampleCardKind, SampleGiftCard, SampleGiftKind, Samples, ScanFound, ScanOutcome,
-    ScheduledMessage, ScheduledState, SeatView, TillPlaces, UnusualActivity, UnusualCard,
+    ScheduledMessage, ScheduledState, SeatView, ShiftStatus, ShiftView, TillPlaces,
+    UnusualActivity, UnusualCard, XReport, ZSummary, ZView,
 };
 pub use error::{ArgumentsError, Error, ErrorCode, ErrorData, NotAllowed};
 pub use events::{Connectivity, Event};

@@ -306,6 +306,20 @@ actions! {
     SetCustomerDisplay: Manager,
     /// Chooses the camera.
     SetCamera: Manager,
+    /// Where the till's shifts stand.
+    ShiftStatus: Counter,
+    /// Opens a shift.
+    OpenShift: Counter,
+    /// The open shift's X report.
+    XReport: Manager,
+    /// Closes the shift and seals its Z.
+    CloseShift: Manager,
+    /// The past Z reports.
+    ZReports: Manager,
+    /// One past Z report.
+    ZReport: Manager,
+    /// Exports a Z report as CSV.
+    ExportZ: Manager,
     /// Changes one's own PIN.
     ChangePin: Counter,
     /// The roster, whole.

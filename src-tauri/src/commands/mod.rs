@@ -492,6 +492,7 @@ pub mod page;
 pub mod people;
 pub mod receipts;
 pub mod scanner;
+pub mod shifts;
 
 /// What a file chosen in the system's dialog is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

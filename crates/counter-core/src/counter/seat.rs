@@ -105,10 +105,11 @@ pub(super) struct Presence {
     visit: Option<(Here, Uptime)>,
     /// The last call refused for want of an approval.
     wanted: Option<Call>,
-    /// The call a manager approved, until then.
-    approved: Option<(Call, Uptime)>,
-    /// Actions admitted on an approval, each for its one call's method.
-    admitted: Vec<(Action, Uptime)>,
+    /// The call a manager approved, until then, and who approved it.
+    approved: Option<(Call, Uptime, PersonId)>,
+    /// Actions admitted on an approval, each for its one call's method, with who
+    /// approved it.
+    admitted: Vec<(Action, Uptime, PersonId)>,
 }
 
 /// Whether `now` comes before `until` (on the same boot: uptime restarts with one).
@@ -255,8 +256,8 @@ impl Counter {
                     digest: digest(arguments),
                 };
                 match presence.approved.take() {
-                    Some((approved, until)) if approved == call && before(&now, &until) => {
-                        presence.admitted.push((action, until));
+                    Some((approved, until, by)) if approved == call && before(&now, &until) => {
+                        presence.admitted.push((action, until, by));
                         Ok(())
                     }
                     _ => {
@@ -308,9 +309,20 @@ impl Counter {
     /// Goes on only when the seat may do `action` now: by its role, or on the approval
     /// [`Counter::admit`] took for this call (used up here).
     pub(crate) fn permit(&self, action: Action) -> Result<(), Error> {
-        let (seat, _) = self.seat_now()?;
+        self.permit_answered(action).map(|_| ())
+    }
+
+    /// As [`Counter::permit`], and answers who answers for it: the manager who
+    /// approved it, else the person at the till (refused while nobody is signed in).
+    pub(crate) fn permit_as(&self, action: Action) -> Result<PersonId, Error> {
+        self.permit_answered(action)?
+            .ok_or_else(|| NotAllowed::NotSignedIn.into())
+    }
+
+    fn permit_answered(&self, action: Action) -> Result<Option<PersonId>, Error> {
+        let (seat, person) = self.seat_now()?;
         match self.role_table_now()?.rule(action, seat) {
-            Rule::Allowed => Ok(()),
+            Rule::Allowed => Ok(person),
             Rule::Refused => Err(match seat {
                 Seat::Kiosk => NotAllowed::Kiosk,
                 Seat::Person(_) => NotAllowed::RoleMayNot { action },
@@ -323,12 +335,11 @@ impl Counter {
             Rule::WithApproval => {
                 let now = self.core.uptime();
                 let mut presence = self.presence();
-                presence.admitted.retain(|(_, until)| before(&now, until));
-                match presence.admitted.iter().position(|(a, _)| *a == action) {
-                    Some(at) => {
-                        presence.admitted.remove(at);
-                        Ok(())
-                    }
+                presence
+                    .admitted
+                    .retain(|(_, until, _)| before(&now, until));
+                match presence.admitted.iter().position(|(a, _, _)| *a == action) {
+                    Some(at) => Ok(Some(presence.admitted.remove(at).2)),
                     None => Err(PinError::ManagerOnly.into()),
                 }
             }
@@ -346,7 +357,7 @@ impl Counter {
                     .presence()
                     .admitted
                     .iter()
-                    .any(|(a, until)| *a == action && before(&self.core.uptime(), until)) =>
+                    .any(|(a, until, _)| *a == action && before(&self.core.uptime(), until)) =>
             {
                 Ok(())
             }
@@ -636,7 +647,7 @@ impl Counter {
                     presence.wanted = Some(wanted);
                     return Err(PinError::MayNotApprove.into());
                 }
-                presence.approved = Some((wanted, until));
+                presence.approved = Some((wanted, until, approver.id));
             }
         }
         Ok(())

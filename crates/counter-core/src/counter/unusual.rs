@@ -41,7 +41,7 @@ impl Counter {
     }
 
     /// When today began at this till.
-    fn start_of_today(&self) -> Timestamp {
+    pub(super) fn start_of_today(&self) -> Timestamp {
         let now = self.core.now();
         now.to_zoned(TimeZone::system())
             .start_of_day()

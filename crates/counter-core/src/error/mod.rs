@@ -217,6 +217,12 @@ pub enum NotAllowed {
     /// Nobody is signed in at the till: a person signs in first.
     #[error("nobody is signed in at this till")]
     NotSignedIn,
+    /// No shift is open at this till (closed already, or never opened).
+    #[error("no shift is open at this till")]
+    NoShiftOpen,
+    /// No Z of this till has this number.
+    #[error("no Z report of this till has this number")]
+    NoSuchZ,
     /// The person's role may not do this at this till ([`crate::roles`]).
     #[error("this person's role may not do {action:?} here")]
     RoleMayNot {

@@ -20,6 +20,7 @@ use crate::db::ts;
 use crate::ids::PersonId;
 use crate::outbox::{ItemState, OutboxItem};
 
+pub mod csv;
 pub mod report;
 
 use report::{Column, Figure, Line, Report};
@@ -109,6 +110,20 @@ pub fn open_shift(conn: &Connection) -> rusqlite::Result<Option<Shift>> {
 pub fn shift(conn: &Connection, id: i64) -> rusqlite::Result<Option<Shift>> {
     conn.query_row(&format!("{SHIFT} WHERE id = ?1"), [id], shift_of)
         .optional()
+}
+
+/// Whether a shift was opened at `since` or after.
+pub fn opened_since(conn: &Connection, since: Timestamp) -> rusqlite::Result<bool> {
+    conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM shifts WHERE opened_at >= ?1)",
+        [ts(since)],
+        |r| r.get(0),
+    )
+}
+
+/// The number of the last Z sealed.
+pub fn last_z(conn: &Connection) -> rusqlite::Result<Option<u32>> {
+    conn.query_row("SELECT MAX(z_number) FROM shifts", [], |r| r.get(0))
 }
 
 /// Opens a shift for `person` at `now`; a shift already open stays the one (a second

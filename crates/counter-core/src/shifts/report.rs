@@ -89,6 +89,64 @@ impl Figure {
     }
 }
 
+/// What a report's rows count a write under, with its currency and its amount.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Measured {
+    /// Its row.
+    pub measure: Measure,
+    /// Its currency, for money.
+    pub currency: Option<String>,
+    /// Its amount: money in the currency's units (`12.50`), or points.
+    pub amount: Option<String>,
+}
+
+impl Figure {
+    /// What the rows count it under (None: counted by no row).
+    pub fn measured(&self) -> Option<Measured> {
+        let (measure, currency, amount) = match self {
+            Figure::Payment { currency, minor } => (
+                Measure::Payments,
+                Some(currency.clone()),
+                Some(money(currency, *minor)),
+            ),
+            Figure::Issued { currency, minor } => (
+                Measure::Issued,
+                Some(currency.clone()),
+                Some(money(currency, *minor)),
+            ),
+            Figure::Visit => (Measure::Visits, None, None),
+            Figure::PointsAdded { points } => (
+                Measure::PointsAdded,
+                None,
+                Some(points.normalize().to_string()),
+            ),
+            Figure::PointsDeducted { points } => (
+                Measure::PointsDeducted,
+                None,
+                Some(points.normalize().to_string()),
+            ),
+            Figure::Reward => (Measure::Rewards, None, None),
+            Figure::Enrolment => (Measure::Enrolments, None, None),
+            Figure::Uncounted => return None,
+        };
+        Some(Measured {
+            measure,
+            currency,
+            amount,
+        })
+    }
+}
+
+/// `minor` units of `currency` in its units, exactly (`1250` EUR is `12.50`).
+pub fn money(currency: &str, minor: i64) -> String {
+    match loyalty_api::Currency::new(currency) {
+        Ok(currency) => {
+            crate::payment::to_decimal(loyalty_api::MinorUnits::new(minor), &currency).to_string()
+        }
+        Err(_) => minor.to_string(),
+    }
+}
+
 /// Where a write stood when the report was made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -313,5 +371,164 @@ impl Report {
             report.writes += 1;
         }
         report
+    }
+}
+
+for_the_ui! {
+/// What a row of a report counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Measure {
+    /// Gift-card payments taken (a currency's).
+    Payments,
+    /// Gift cards issued (a currency's).
+    Issued,
+    /// Loyalty visits.
+    Visits,
+    /// Points added.
+    PointsAdded,
+    /// Points deducted.
+    PointsDeducted,
+    /// Rewards redeemed.
+    Rewards,
+    /// Customers enrolled.
+    Enrolments,
+}
+}
+
+for_the_ui! {
+/// A count and, for money and points, its sum: exact, in the currency's units (`12.50`)
+/// or in points.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReportCell {
+    /// How many writes.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub count: u64,
+    /// Their sum (None: a count alone, as visits are).
+    pub sum: Option<String>,
+}
+}
+
+for_the_ui! {
+/// One row of a report as the screen, the paper and the CSV's totals show it: the same
+/// rows, in the same order, everywhere.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReportRow {
+    /// What it counts.
+    pub measure: Measure,
+    /// Its currency, for money.
+    pub currency: Option<String>,
+    /// Confirmed by the service.
+    pub confirmed: ReportCell,
+    /// Still waiting in the queue.
+    pub waiting: ReportCell,
+    /// Refused, or waiting for a decision.
+    pub refused_or_decision: ReportCell,
+    /// Withdrawn before they were sent (payments only).
+    pub withdrawn: Option<ReportCell>,
+}
+}
+
+for_the_ui! {
+/// One person's rows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReportPerson {
+    /// Who (a name, or the kiosk).
+    pub person: String,
+    /// Their rows.
+    pub rows: Vec<ReportRow>,
+}
+}
+
+for_the_ui! {
+/// A report laid out in rows: in all, then per person.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReportRows {
+    /// How many writes the report counts.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub writes: u64,
+    /// Every write's.
+    pub all: Vec<ReportRow>,
+    /// Each person's, in the order of their names.
+    pub people: Vec<ReportPerson>,
+}
+}
+
+impl Report {
+    /// Its rows: the money of each currency (payments, then cards issued), then the
+    /// loyalty figures (every one, zero too: a bookkeeper reads that none were made).
+    pub fn rows(&self) -> ReportRows {
+        ReportRows {
+            writes: self.writes,
+            all: self.all.rows(),
+            people: self
+                .people
+                .iter()
+                .map(|(person, figures)| ReportPerson {
+                    person: person.clone(),
+                    rows: figures.rows(),
+                })
+                .collect(),
+        }
+    }
+}
+
+impl Figures {
+    fn rows(&self) -> Vec<ReportRow> {
+        let mut rows = Vec::new();
+        for (code, money) in &self.money {
+            let amount = |tally: &Tally<i64>| ReportCell {
+                count: tally.count,
+                sum: Some(self::money(code, tally.sum)),
+            };
+            let row =
+                |measure, columns: &Columns<Tally<i64>>, withdrawn: Option<ReportCell>| ReportRow {
+                    measure,
+                    currency: Some(code.clone()),
+                    confirmed: amount(&columns.confirmed),
+                    waiting: amount(&columns.waiting),
+                    refused_or_decision: amount(&columns.refused_or_decision),
+                    withdrawn,
+                };
+            rows.push(row(
+                Measure::Payments,
+                &money.payments,
+                Some(amount(&money.withdrawn)),
+            ));
+            rows.push(row(Measure::Issued, &money.issued, None));
+        }
+        let count = |tally: &Tally<u64>| ReportCell {
+            count: tally.count,
+            sum: None,
+        };
+        let points = |tally: &Tally<Decimal>| ReportCell {
+            count: tally.count,
+            sum: Some(tally.sum.normalize().to_string()),
+        };
+        let loyalty = &self.loyalty;
+        let counted = |measure, columns: &Columns<Tally<u64>>| ReportRow {
+            measure,
+            currency: None,
+            confirmed: count(&columns.confirmed),
+            waiting: count(&columns.waiting),
+            refused_or_decision: count(&columns.refused_or_decision),
+            withdrawn: None,
+        };
+        let summed = |measure, columns: &Columns<Tally<Decimal>>| ReportRow {
+            measure,
+            currency: None,
+            confirmed: points(&columns.confirmed),
+            waiting: points(&columns.waiting),
+            refused_or_decision: points(&columns.refused_or_decision),
+            withdrawn: None,
+        };
+        rows.extend([
+            counted(Measure::Visits, &loyalty.visits),
+            summed(Measure::PointsAdded, &loyalty.points_added),
+            summed(Measure::PointsDeducted, &loyalty.points_deducted),
+            counted(Measure::Rewards, &loyalty.rewards),
+            counted(Measure::Enrolments, &loyalty.enrolments),
+        ]);
+        rows
     }
 }

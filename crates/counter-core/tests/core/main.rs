@@ -22,6 +22,7 @@ mod people;
 mod printing;
 mod promises;
 mod scans;
+mod shifts;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

@@ -5,6 +5,7 @@ import type { Catalogue } from './catalogue';
 import { codes } from './en-codes';
 import { managerWords } from './en-manager';
 import { peopleWords } from './en-people';
+import { shiftWords } from './en-shifts';
 import type { Entry } from './strings';
 
 const words = {
@@ -425,6 +426,7 @@ const words = {
   camera_close: 'Close the camera',
   ...managerWords,
   ...peopleWords,
+  ...shiftWords,
 } satisfies Record<string, Entry>;
 
 /** The name of each of the app's sentences: every language has them all. */

@@ -223,6 +223,10 @@ function describeData(data: ErrorData, lang: Lang): string {
           return tr(lang, 'not_allowed_lock_minutes', { max: r.max });
         case 'not_signed_in':
           return tr(lang, 'not_allowed_not_signed_in');
+        case 'no_shift_open':
+          return tr(lang, 'not_allowed_no_shift_open');
+        case 'no_such_z':
+          return tr(lang, 'not_allowed_no_such_z');
         case 'role_may_not':
           return tr(lang, 'not_allowed_role_may_not');
       }

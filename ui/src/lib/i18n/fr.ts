@@ -4,6 +4,7 @@ import type { Catalogue } from './catalogue';
 import { codes } from './fr-codes';
 import { managerWords } from './fr-manager';
 import { peopleWords } from './fr-people';
+import { shiftWords } from './fr-shifts';
 import type { Entry, Key } from './strings';
 
 const words: Record<Key, Entry> = {
@@ -424,6 +425,7 @@ const words: Record<Key, Entry> = {
   camera_close: 'Fermer la caméra',
   ...managerWords,
   ...peopleWords,
+  ...shiftWords,
 };
 
 export const fr: Catalogue = {

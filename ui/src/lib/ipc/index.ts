@@ -2,6 +2,7 @@
 // never call `invoke` themselves, so every command has one typed signature here.
 import { call, toCommandError } from './call';
 export * from './people';
+export * from './shifts';
 import type { KeyPress } from './bindings/KeyPress';
 import type { Abilities } from './bindings/Abilities';
 import type { CustomerDisplay } from './bindings/CustomerDisplay';

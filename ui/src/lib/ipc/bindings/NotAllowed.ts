@@ -20,7 +20,7 @@ max: number, } | { "kind": "not_waiting_to_print" } | { "kind": "not_unsure" } |
 /**
  * The most minutes.
  */
-max: number, } | { "kind": "not_signed_in" } | { "kind": "role_may_not", 
+max: number, } | { "kind": "not_signed_in" } | { "kind": "no_shift_open" } | { "kind": "no_such_z" } | { "kind": "role_may_not", 
 /**
  * What was refused.
  */
