@@ -117,7 +117,8 @@ impl App {
 
     /// A home folder for the test `name` (what [`App::launch`] starts in), to prepare
     /// before [`App::relaunch`]; answers its path. Its till and its demo's till have the
-    /// tests' roster: the owner ([`OWNER_PIN`]) and a cashier, [`CASHIER`].
+    /// tests' roster: the owner ([`OWNER_PIN`]) and a cashier, [`CASHIER`]; and a shift
+    /// open, the owner's.
     pub fn fresh_home(name: &str) -> Result<PathBuf> {
         let home = Self::empty_home(name)?;
         let data = data_dir_in(&home);
@@ -137,6 +138,8 @@ impl App {
                 CASHIER_PIN,
                 now,
             )?;
+            // The day's shift is open, as in a shop at work: no offer of one at sign-in.
+            counter_core::shifts::open(&db, counter_core::ids::PersonId(1), now)?;
         }
         Ok(home)
     }

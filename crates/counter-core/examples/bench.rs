@@ -14,14 +14,17 @@
 //! 4. a scanned card read from the cache and then fresh from the service (p50, p99,
 //!    ratio), and a second full sync of the 100,000 (which forgets deleted customers);
 //! 5. a big shop: the server seeded up to 1,000,000 customers, synced again, and
-//!    searched as you type (names and phone numbers).
+//!    searched as you type (names and phone numbers);
+//! 6. a shift of 20,000 writes: its X report (median of 5) and its close, which computes
+//!    and seals the Z, and `verify` of the chain afterwards.
 //!
 //! What encrypting the database at rest (SQLCipher) costs is measured beside each: the
 //! enqueue of section 1, the first sync of section 3, the sync and the search of
 //! section 5, each against the same till kept in clear, interleaved in the same run.
 //!
 //! Run: `cargo run --release -p counter-core --example bench` (`-- enqueue` for the
-//! first figures only, `-- scale` for the last three, `-- sync` for the third only).
+//! first figures only, `-- scale` for sections 3 to 5, `-- sync` for the third only,
+//! `-- shift` for the sixth only).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -327,6 +330,10 @@ async fn main() -> Result<()> {
         .ok_or("no key")?
         .to_owned();
 
+    // `-- shift`: section 6 only.
+    if std::env::args().any(|a| a == "shift") {
+        return shift_report(dir.path()).await;
+    }
     // `-- scale`: sections 3 to 5 only; `-- sync`: section 3 only.
     let sync_only = std::env::args().any(|a| a == "sync");
     let scale_only = sync_only || std::env::args().any(|a| a == "scale");
@@ -641,5 +648,48 @@ fn search_as_you_type(counter: &Counter, texts: &[String], cached: u64, goal: &s
         percentile(&timings, 0.99).as_secs_f64() * 1e3,
         timings.last().map(|d| d.as_secs_f64() * 1e3).unwrap_or(0.0)
     );
+    Ok(())
+}
+
+/// The writes of section 6's shift.
+const SHIFT_WRITES: usize = 20_000;
+
+/// Section 6: a shift of [`SHIFT_WRITES`] writes of every loyalty kind, queued while
+/// the till is not connected: its X report, then its close (the Z computed and sealed),
+/// then `verify`.
+async fn shift_report(dir: &std::path::Path) -> Result<()> {
+    let counter = open_till(&dir.join("till-shift"), config()).await?;
+    let shift = counter.open_shift()?;
+    let actions = [ScanAction::Visit, ScanAction::Points, ScanAction::Redeem];
+    for n in 0..SHIFT_WRITES {
+        let card = CardId::new(format!("card_{:010}", n % 500));
+        let action = actions[n % actions.len()];
+        let amount = (action == ScanAction::Points).then_some(Decimal::new(n as i64 % 7 - 3, 0));
+        counter.record_scan(card, action, amount).await?;
+    }
+    let mut xs = Vec::new();
+    for _ in 0..5 {
+        let started = Instant::now();
+        let x = counter.x_report()?;
+        xs.push(started.elapsed().as_secs_f64() * 1000.0);
+        assert_eq!(x.rows.writes, SHIFT_WRITES as u64);
+    }
+    let started = Instant::now();
+    let z = counter.close_shift(shift.id).await?;
+    let close_ms = started.elapsed().as_secs_f64() * 1000.0;
+    assert_eq!(z.rows.writes, SHIFT_WRITES as u64);
+    let till = dir.join("till-shift");
+    let keys = counter_core::secrets::KeyStore::new(SecretsConfig::FileOnly, &till);
+    let db = counter_core::db::open_till(&keys, &till.join("till.db"))?;
+    let started = Instant::now();
+    let verified = counter_core::shifts::verify(&db)?;
+    let verify_ms = started.elapsed().as_secs_f64() * 1000.0;
+    assert_eq!(verified, Ok(1));
+    println!(
+        "a shift of {SHIFT_WRITES} writes: X report {:.0} ms (median of 5), close with its Z \
+         computed and sealed {close_ms:.0} ms (goal < 1000 ms), verify {verify_ms:.0} ms",
+        median(xs)
+    );
+    counter.close().await;
     Ok(())
 }

@@ -9,6 +9,7 @@ use rusqlite::Connection;
 use sha2::Sha256;
 
 /// The key of this till's card hashes (random, made by the schema's migration 15).
+#[derive(Clone)]
 pub(crate) struct CardKey(String);
 
 impl CardKey {

@@ -320,6 +320,8 @@ actions! {
     ZReport: Manager,
     /// Exports a Z report as CSV.
     ExportZ: Manager,
+    /// Prints a Z report.
+    PrintZ: Manager,
     /// Changes one's own PIN.
     ChangePin: Counter,
     /// The roster, whole.

@@ -29,7 +29,7 @@ pub async fn x_report(till: State<'_, Till>) -> Result<XReport, CommandError> {
 /// Closes shift `shift` and seals its Z; a shift closed already answers its Z.
 #[tauri::command]
 pub async fn close_shift(till: State<'_, Till>, shift: i64) -> Result<ZView, CommandError> {
-    Ok(till.session().await.counter.close_shift(shift)?)
+    Ok(till.session().await.counter.close_shift(shift).await?)
 }
 
 /// The past Zs, the newest first.
@@ -41,7 +41,7 @@ pub async fn z_reports(till: State<'_, Till>) -> Result<Vec<ZSummary>, CommandEr
 /// Z `number`, with what was settled after its close.
 #[tauri::command]
 pub async fn z_report(till: State<'_, Till>, number: u32) -> Result<ZView, CommandError> {
-    Ok(till.session().await.counter.z_report(number)?)
+    Ok(till.session().await.counter.z_report(number).await?)
 }
 
 /// Writes Z `number` as CSV to `path`, a `.csv` file the manager chose in the system's
@@ -54,4 +54,13 @@ pub async fn export_z(
 ) -> Result<usize, CommandError> {
     let path = super::chosen_file(&path, "csv", super::Chosen::ToWrite)?;
     Ok(till.session().await.counter.export_z(number, &path)?)
+}
+
+/// Prints Z `number` again, with what was settled after its close.
+#[tauri::command]
+pub async fn print_z(
+    till: State<'_, Till>,
+    number: u32,
+) -> Result<counter_core::print_jobs::JobId, CommandError> {
+    Ok(till.session().await.counter.print_z(number)?)
 }

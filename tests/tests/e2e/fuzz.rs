@@ -595,6 +595,20 @@ fn table() -> BTreeMap<&'static str, Vec<Argument>> {
         ),
         ("retention", vec![]),
         ("set_retention", vec![arg("days", Number, json!(90))]),
+        ("shift_status", vec![]),
+        ("open_shift", vec![]),
+        ("x_report", vec![]),
+        ("close_shift", vec![arg("shift", Number, json!(1))]),
+        ("z_reports", vec![]),
+        ("z_report", vec![arg("number", Number, json!(1))]),
+        (
+            "export_z",
+            vec![
+                arg("number", Number, json!(1)),
+                arg("path", Path, json!("/tmp/loyalty-counter-fuzz-z.csv")),
+            ],
+        ),
+        ("print_z", vec![arg("number", Number, json!(1))]),
         ("counter_idle", vec![]),
         // Every call of it here is malformed: a well-formed one waits for the page's next
         // event, and the page's own call takes its place at once (the mailbox's newest ask).

@@ -28,5 +28,6 @@ mod queue;
 mod receipts;
 mod restart;
 mod screens;
+mod shifts;
 mod verify;
 mod zoom;

@@ -33,14 +33,14 @@ async fn signed_in(driver: &WebDriver, name: &str) -> Result<()> {
 }
 
 /// Locks the till from the header and waits for the lock screen.
-async fn lock(driver: &WebDriver) -> Result<()> {
+pub(crate) async fn lock(driver: &WebDriver) -> Result<()> {
     driver.find(By::Id("lock-button")).await?.click().await?;
     shown(driver, By::Id("lock-screen"), WAIT).await?;
     Ok(())
 }
 
 /// Taps `id`'s name at the lock screen and types `pin` on the pad.
-async fn sign_in(driver: &WebDriver, id: i64, pin: &str) -> Result<()> {
+pub(crate) async fn sign_in(driver: &WebDriver, id: i64, pin: &str) -> Result<()> {
     shown(driver, By::Id(format!("lock-person-{id}")), WAIT)
         .await?
         .click()

@@ -17,7 +17,7 @@ use crate::support::{self, go, in_demo, open_settings, scan, shown, text_until};
 const WAIT: Duration = Duration::from_secs(15);
 
 /// Waits (off the test's runtime) for `n` cut receipts; all that is on paper.
-async fn paper(printer: &Arc<FakePrinter>, n: usize) -> anyhow::Result<Vec<Receipt>> {
+pub(crate) async fn paper(printer: &Arc<FakePrinter>, n: usize) -> anyhow::Result<Vec<Receipt>> {
     let printer = printer.clone();
     let receipts = tokio::task::spawn_blocking(move || printer.wait_for_receipts(n, WAIT))
         .await?
@@ -47,7 +47,10 @@ async fn preview_text(driver: &WebDriver) -> anyhow::Result<String> {
     Ok(paper.prop("textContent").await?.unwrap_or_default())
 }
 
-async fn set_up_printer(driver: &WebDriver, printer: &FakePrinter) -> anyhow::Result<()> {
+pub(crate) async fn set_up_printer(
+    driver: &WebDriver,
+    printer: &FakePrinter,
+) -> anyhow::Result<()> {
     open_settings(driver).await?;
     // A serial line is one only when chosen as such, and only a serial line's path:
     // a disk is refused in words.

@@ -61,6 +61,7 @@ mod roster;
 mod samples;
 mod scans;
 mod seat;
+mod shift_check;
 mod shifts;
 mod unusual;
 
@@ -296,6 +297,9 @@ impl Counter {
         counter
             .tasks
             .push(tokio::spawn(retention::run_forgetter(core.clone())));
+        counter
+            .tasks
+            .push(tokio::spawn(shift_check::run_checker(core.clone())));
         counter.tasks.push(tokio::spawn(run_prober(core)));
         counter
             .tasks

@@ -5,6 +5,9 @@
 use jiff::tz::TimeZone;
 
 use super::*;
+use crate::print_jobs::JobId;
+use crate::receipts::{self, Receipt};
+use crate::shifts::check::{self, CheckSummary};
 use crate::shifts::report::{Line, ReportRows};
 use crate::shifts::{self, SealedZ, Shift};
 
@@ -93,6 +96,8 @@ pub struct ZView {
     pub hash: String,
     /// What was settled after its close.
     pub addenda: Vec<Addendum>,
+    /// What the service's records say of its confirmed writes, as checked so far.
+    pub check: CheckSummary,
 }
 }
 
@@ -117,6 +122,12 @@ pub struct ZSummary {
     pub addenda: u32,
 }
 }
+
+/// How long a close waits for the shift's check before it seals the Z.
+pub const CHECK_BEFORE_SEALING: Duration = Duration::from_secs(20);
+
+/// How long opening a Z waits for its writes not yet checked.
+const CHECK_ON_OPENING: Duration = Duration::from_secs(5);
 
 /// How many past Zs the list shows, the newest first.
 const Z_LIST: u32 = 100;
@@ -171,10 +182,23 @@ impl Counter {
     /// Closes the open shift and seals its Z (a manager's, or approved by one, who is
     /// then who closed it). `shift` is the one the manager saw: a shift closed already
     /// (a second press, a close answered twice) answers its Z and closes nothing.
-    pub fn close_shift(&self, shift: i64) -> Result<ZView, Error> {
+    /// Before sealing, the shift's confirmed writes are checked against the service's
+    /// records, for [`CHECK_BEFORE_SEALING`] at most: what is not checked by then (the
+    /// service out of reach) is checked later, and shown with the Z.
+    pub async fn close_shift(&self, shift: i64) -> Result<ZView, Error> {
         self.owner()?;
         self.staff()?;
         let by = self.permit_as(Action::CloseShift)?;
+        let open =
+            shifts::shift(&self.core.reader(), shift)?.is_some_and(|s| s.closed_at.is_none());
+        if open {
+            let checking = shift_check::check_shift(&self.core, shift);
+            match tokio::time::timeout(CHECK_BEFORE_SEALING, checking).await {
+                Ok(Ok(_)) => {}
+                Ok(Err(error)) => tracing::warn!(%error, "the shift's check failed; the Z says so"),
+                Err(_) => tracing::info!("the shift's check took too long; it goes on later"),
+            }
+        }
         let name = crate::people::get(&self.core.reader(), by)?
             .map(|person| person.name)
             .unwrap_or_default();
@@ -186,7 +210,23 @@ impl Counter {
             })?
         };
         tracing::info!(z = sealed.z.number, shift, "shift closed, its Z sealed");
-        self.z_view(&sealed)
+        let view = self.z_view(&sealed)?;
+        // On paper at once where a printer is set up: a Z that does not print is still
+        // sealed, and prints again from the Shifts screen.
+        match self.print(false, |heading| z_receipt(heading, &view)) {
+            Ok(_) | Err(Error::NotAllowed(NotAllowed::NoPrinter)) => {}
+            Err(error) => tracing::warn!(%error, "the Z could not be sent to the printer"),
+        }
+        Ok(view)
+    }
+
+    /// Prints Z `number` again, with what was settled after its close (a manager's).
+    pub fn print_z(&self, number: u32) -> Result<JobId, Error> {
+        self.staff()?;
+        self.permit(Action::PrintZ)?;
+        let sealed = shifts::sealed(&self.core.reader(), number)?;
+        let view = self.z_view(&sealed.ok_or(NotAllowed::NoSuchZ)?)?;
+        self.print(false, |heading| z_receipt(heading, &view))
     }
 
     /// The past Zs, the newest first (a manager's).
@@ -214,11 +254,21 @@ impl Counter {
     }
 
     /// One past Z, with what was settled after its close (a manager's).
-    pub fn z_report(&self, number: u32) -> Result<ZView, Error> {
+    /// Its writes not yet checked are checked first, for a few seconds at most.
+    pub async fn z_report(&self, number: u32) -> Result<ZView, Error> {
         self.staff()?;
         self.permit(Action::ZReport)?;
         let sealed = shifts::sealed(&self.core.reader(), number)?;
-        self.z_view(&sealed.ok_or(NotAllowed::NoSuchZ)?)
+        let sealed = sealed.ok_or(NotAllowed::NoSuchZ)?;
+        let view = self.z_view(&sealed)?;
+        if view.check.unchecked == 0 {
+            return Ok(view);
+        }
+        let checking = shift_check::check_shift(&self.core, sealed.z.shift);
+        match tokio::time::timeout(CHECK_ON_OPENING, checking).await {
+            Ok(Ok(0)) => Ok(view),
+            _ => self.z_view(&sealed),
+        }
     }
 
     /// Writes Z `number` as CSV to `path`: one row per write (its person, till, shift,
@@ -230,8 +280,9 @@ impl Counter {
         let db = self.core.reader();
         let sealed = shifts::sealed(&db, number)?.ok_or(NotAllowed::NoSuchZ)?;
         let addenda = shifts::addenda(&db, &sealed.z)?;
+        let checks = check::of_shift(&db, sealed.z.shift)?;
         drop(db);
-        let csv = crate::shifts::csv::of(&sealed, &addenda, &TimeZone::system());
+        let csv = crate::shifts::csv::of(&sealed, &addenda, &checks, &TimeZone::system());
         crate::private::write(path, csv.as_bytes()).map_err(Error::Export)?;
         Ok(sealed.z.lines.len())
     }
@@ -248,7 +299,11 @@ impl Counter {
 
     fn z_view(&self, sealed: &SealedZ) -> Result<ZView, Error> {
         let z = &sealed.z;
-        let addenda = shifts::addenda(&self.core.reader(), z)?;
+        let (addenda, checks) = {
+            let db = self.core.reader();
+            (shifts::addenda(&db, z)?, check::of_shift(&db, z.shift)?)
+        };
+        let check = CheckSummary::of(z.lines.iter().chain(&addenda), &checks);
         Ok(ZView {
             number: z.number,
             till_name: z.till_name.clone(),
@@ -262,7 +317,28 @@ impl Counter {
             rows: z.report.rows(),
             hash: sealed.hash.clone(),
             addenda: addenda.iter().zip(1..).map(addendum).collect(),
+            check,
         })
+    }
+}
+
+/// The Z on paper: what its screen shows.
+fn z_receipt(heading: receipts::Heading, z: &ZView) -> Receipt {
+    Receipt::ZReport {
+        heading,
+        z: Box::new(receipts::ZSlip {
+            number: z.number,
+            till_name: z.till_name.clone(),
+            shift: z.shift.id,
+            opened_at: z.shift.opened_at,
+            opened_by: z.shift.opened_by.clone(),
+            closed_at: z.closed_at,
+            closed_by: z.closed_by.clone(),
+            rows: z.rows.clone(),
+            addenda: z.addenda.clone(),
+            check: z.check.clone(),
+            hash: z.hash.clone(),
+        }),
     }
 }
 

@@ -397,6 +397,15 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE outbox ADD COLUMN shift INTEGER REFERENCES shifts(id);
     CREATE INDEX outbox_by_shift ON outbox (shift, id) WHERE shift IS NOT NULL;
     "#,
+    // 17: what the service's records say of each confirmed write of a shift (matched,
+    // missing, different, no record to check), found at the close or after it.
+    r#"
+    CREATE TABLE checks (
+        item       INTEGER PRIMARY KEY REFERENCES outbox(id),
+        result     TEXT NOT NULL,
+        checked_at TEXT NOT NULL
+    );
+    "#,
 ];
 
 /// The schema version this build writes.

@@ -9,6 +9,8 @@ use super::{Heading, Language, Money, Paper, Preview, Receipt};
 use crate::kinds::LoyaltyType;
 use crate::views::Progress;
 
+mod z;
+
 for_the_ui! {
 /// How a line sits on the paper.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -228,7 +230,11 @@ impl Sheet {
 }
 
 fn local_time(heading: &Heading, language: Language, zone: &TimeZone) -> String {
-    let at = heading.at.to_zoned(zone.clone());
+    local_time_of(heading.at, language, zone)
+}
+
+fn local_time_of(at: jiff::Timestamp, language: Language, zone: &TimeZone) -> String {
+    let at = at.to_zoned(zone.clone());
     match language {
         Language::En => at.strftime("%Y-%m-%d %H:%M").to_string(),
         Language::Fr => at.strftime("%d/%m/%Y %H:%M").to_string(),
@@ -415,6 +421,10 @@ impl Receipt {
                 sheet.plain(&ruler);
                 sheet.plain(&format!("{} é è à ç ô ù € £ °", words.test_accents));
                 sheet.lines.push(PaperLine::qr("TEST"));
+            }
+            Receipt::ZReport { heading, z } => {
+                sheet.top(heading, &z::title(z.number, language), language, zone);
+                sheet.z_report(z, language, zone);
             }
             Receipt::Badge {
                 heading,

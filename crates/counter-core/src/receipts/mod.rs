@@ -174,6 +174,14 @@ pub enum Receipt {
         /// Shop, place, time.
         heading: Heading,
     },
+    /// A shift's Z report, sealed at its close (and its copies, with what was settled
+    /// after the close).
+    ZReport {
+        /// Shop, place, time.
+        heading: Heading,
+        /// The Z.
+        z: Box<ZSlip>,
+    },
     /// A person's staff badge: their name and their code as a QR code, which the
     /// scanner or the camera reads at the lock screen.
     Badge {
@@ -202,7 +210,37 @@ pub enum ReceiptKind {
     Test,
     /// A staff badge.
     Badge,
+    /// A shift's Z report.
+    ZReport,
 }
+}
+
+/// What a Z report prints.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ZSlip {
+    /// Its number, per till.
+    pub number: u32,
+    /// The till's name when it closed.
+    pub till_name: String,
+    /// The shift.
+    pub shift: i64,
+    /// When the shift opened.
+    pub opened_at: Timestamp,
+    /// Who opened it.
+    pub opened_by: String,
+    /// When it closed.
+    pub closed_at: Timestamp,
+    /// Who closed it.
+    pub closed_by: String,
+    /// Its rows: the screen's and the CSV's.
+    pub rows: crate::shifts::report::ReportRows,
+    /// What was settled after its close, when printed again.
+    pub addenda: Vec<crate::Addendum>,
+    /// What the service's records say of its writes, as checked when printed.
+    #[serde(default)]
+    pub check: crate::shifts::check::CheckSummary,
+    /// Its seal.
+    pub hash: String,
 }
 
 impl Receipt {
@@ -234,7 +272,8 @@ impl Receipt {
             | Receipt::Voucher { heading, .. }
             | Receipt::LoyaltySlip { heading, .. }
             | Receipt::Test { heading }
-            | Receipt::Badge { heading, .. } => heading,
+            | Receipt::Badge { heading, .. }
+            | Receipt::ZReport { heading, .. } => heading,
         }
     }
 
@@ -246,6 +285,7 @@ impl Receipt {
             Receipt::LoyaltySlip { .. } => ReceiptKind::LoyaltySlip,
             Receipt::Test { .. } => ReceiptKind::Test,
             Receipt::Badge { .. } => ReceiptKind::Badge,
+            Receipt::ZReport { .. } => ReceiptKind::ZReport,
         }
     }
 }

@@ -8,14 +8,22 @@ use jiff::Timestamp;
 use jiff::tz::TimeZone;
 use serde::Serialize;
 
+use std::collections::BTreeMap;
+
 use super::SealedZ;
-use super::report::{Line, ReportCell, ReportRow};
+use super::check::Check;
+use super::report::{Column, Line, ReportCell, ReportRow};
 
 /// Who the totals of every write are under.
 pub const EVERYONE: &str = "All";
 
 /// The CSV of `sealed` and its `addenda`; times in UTC and in `zone` (the till's).
-pub fn of(sealed: &SealedZ, addenda: &[Line], zone: &TimeZone) -> String {
+pub fn of(
+    sealed: &SealedZ,
+    addenda: &[Line],
+    checks: &BTreeMap<i64, Check>,
+    zone: &TimeZone,
+) -> String {
     let z = &sealed.z;
     let mut out = csv::Writer::from_writer(Vec::new());
     let base = Row {
@@ -40,7 +48,7 @@ pub fn of(sealed: &SealedZ, addenda: &[Line], zone: &TimeZone) -> String {
     let mut rows = Vec::new();
     for (kind, lines) in [("write", &z.lines[..]), ("addendum", addenda)] {
         for line in lines {
-            rows.push(base.write(kind, line, zone));
+            rows.push(base.write(kind, line, checks.get(&line.item), zone));
         }
     }
     let report = z.report.rows();
@@ -83,7 +91,13 @@ struct Row {
 }
 
 impl Row {
-    fn write(&self, kind: &'static str, line: &Line, zone: &TimeZone) -> Row {
+    fn write(
+        &self,
+        kind: &'static str,
+        line: &Line,
+        check: Option<&Check>,
+        zone: &TimeZone,
+    ) -> Row {
         let measured = line.figure.measured();
         Row {
             line: kind,
@@ -103,8 +117,7 @@ impl Row {
             count: Some(1),
             column: name(&line.column),
             record_id: line.record.clone().unwrap_or_default(),
-            // Checking against the service's own records comes with the check itself.
-            check: "not_checked".into(),
+            check: checked(line, check),
             ..self.clone()
         }
     }
@@ -132,6 +145,26 @@ impl Row {
                 ..self.clone()
             })
             .collect()
+    }
+}
+
+/// What the service's records say of a write, in one cell: `matched`, `missing`,
+/// `different: amount 12.50 (service 1.25)`, `no_record_to_check`, `not_checked`; empty
+/// for a write the service never confirmed.
+fn checked(line: &Line, check: Option<&Check>) -> String {
+    if line.column != Column::Confirmed && line.record.is_none() {
+        return String::new();
+    }
+    match check {
+        None => "not_checked".into(),
+        Some(Check::Different {
+            what,
+            till,
+            service,
+        }) => format!("different: {} {till} (service {service})", name(what)),
+        Some(Check::Matched) => "matched".into(),
+        Some(Check::Missing) => "missing".into(),
+        Some(Check::NoRecordToCheck) => "no_record_to_check".into(),
     }
 }
 

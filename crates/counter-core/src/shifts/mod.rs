@@ -20,6 +20,7 @@ use crate::db::ts;
 use crate::ids::PersonId;
 use crate::outbox::{ItemState, OutboxItem};
 
+pub mod check;
 pub mod csv;
 pub mod report;
 

@@ -100,6 +100,7 @@ export const actionWords: Record<Action, string> = {
   z_reports: 'See the past Z reports',
   z_report: 'See a past Z report',
   export_z: 'Export a Z report as CSV',
+  print_z: 'Print a Z report again',
   change_pin: 'Change one’s own PIN',
   roster: 'See the roster',
   add_person: 'Add a person',

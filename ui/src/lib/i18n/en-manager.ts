@@ -158,6 +158,7 @@ export const managerWords = {
   receipt_kind_loyalty_slip: 'Loyalty slip',
   receipt_kind_test: 'Test print',
   receipt_kind_badge: 'Staff badge',
+  receipt_kind_z_report: 'Z report',
   job_state_queued: 'Waiting for the printer',
   job_state_printed: 'Printed',
   job_state_kept: 'Not printed: no printer then',

@@ -99,6 +99,7 @@ export const actionWords: Record<Action, string> = {
   z_reports: 'Voir les rapports Z passés',
   z_report: 'Voir un rapport Z passé',
   export_z: 'Exporter un rapport Z en CSV',
+  print_z: 'Réimprimer un rapport Z',
   change_pin: 'Changer son propre code',
   roster: 'Voir l’équipe',
   add_person: 'Ajouter une personne',

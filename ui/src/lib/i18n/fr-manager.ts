@@ -157,6 +157,7 @@ export const managerWords: Record<ManagerKey, Entry> = {
   receipt_kind_loyalty_slip: 'Relevé de fidélité',
   receipt_kind_test: 'Impression de test',
   receipt_kind_badge: 'Badge employé',
+  receipt_kind_z_report: 'Rapport Z',
   job_state_queued: 'En attente de l’imprimante',
   job_state_printed: 'Imprimé',
   job_state_kept: 'Non imprimé : pas d’imprimante alors',

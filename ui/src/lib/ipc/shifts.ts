@@ -2,6 +2,7 @@
 // report, the close that seals its Z, and the Zs sealed before (on screen, as CSV).
 // Re-exported by index.ts, the one module components import.
 import { call } from './call';
+import type { JobId } from './bindings/JobId';
 import type { ShiftStatus } from './bindings/ShiftStatus';
 import type { ShiftView } from './bindings/ShiftView';
 import type { XReport } from './bindings/XReport';
@@ -49,4 +50,9 @@ export function zReport(number: number): Promise<ZView> {
 /** Writes Z `number` as CSV to `path`, chosen in the save dialog; answers its writes. */
 export function exportZ(number: number, path: string): Promise<number> {
   return call<number>('export_z', { number, path });
+}
+
+/** Prints Z `number` again, with what was settled after its close (a manager's). */
+export function printZ(number: number): Promise<JobId> {
+  return call<JobId>('print_z', { number });
 }

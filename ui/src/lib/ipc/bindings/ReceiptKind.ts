@@ -3,4 +3,4 @@
 /**
  * Which receipt a job prints.
  */
-export type ReceiptKind = "payment" | "voucher" | "loyalty_slip" | "test" | "badge";
+export type ReceiptKind = "payment" | "voucher" | "loyalty_slip" | "test" | "badge" | "z_report";
