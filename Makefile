@@ -98,9 +98,10 @@ ui-test:
 soak-short: build
 	target/debug/outbox-soak short
 
-## soak: the full outbox soak (not part of `make test`).
+## soak: the full outbox soak, and 10,000 runs of shifts under faults (not part of `make test`).
 soak: build
 	target/debug/outbox-soak full
+	SHIFT_RUNS=10000 cargo test -q -p counter-core --test core shift_runs -- --nocapture
 
 # The TypeScript types of the IPC (ts-rs) and the man page (clap_mangen) are generated
 # from Rust by the Rust tests; committed copies that differ mean someone changed one side.

@@ -664,7 +664,12 @@ async fn shift_report(dir: &std::path::Path) -> Result<()> {
     for n in 0..SHIFT_WRITES {
         let card = CardId::new(format!("card_{:010}", n % 500));
         let action = actions[n % actions.len()];
-        let amount = (action == ScanAction::Points).then_some(Decimal::new(n as i64 % 7 - 3, 0));
+        // Points from -3 to 3, none zero.
+        let points = match n as i64 % 7 - 3 {
+            0 => 1,
+            points => points,
+        };
+        let amount = (action == ScanAction::Points).then_some(Decimal::from(points));
         counter.record_scan(card, action, amount).await?;
     }
     let mut xs = Vec::new();

@@ -57,23 +57,36 @@ pub(super) async fn check_shift(core: &Core, shift: i64) -> Result<usize, Error>
     let Some(client) = core.client() else {
         return Ok(0);
     };
-    let (items, order_keys, key) = {
+    let (items, stored, key) = {
         let db = core.reader();
         let checked = check::of_shift(&db, shift)?;
         let items: Vec<OutboxItem> = store::in_shift(&db, shift)?
             .into_iter()
             .filter(|i| i.state == ItemState::Done && !checked.contains_key(&i.id.0))
             .collect();
-        let mut order_keys = HashMap::new();
+        let mut stored = HashMap::new();
         for item in &items {
-            let order_key: String = db.query_row(
-                "SELECT order_key FROM outbox WHERE id = ?1",
+            let (order_key, service_at): (Option<String>, Option<String>) = db.query_row(
+                "SELECT order_key, attempt_service_at FROM outbox WHERE id = ?1",
                 [item.id.0],
-                |r| r.get(0),
+                |r| Ok((r.get(0)?, r.get(1)?)),
             )?;
-            order_keys.insert(item.id.0, order_key);
+            // The service's time of the attempt it answered (the till's clock corrected
+            // by what the service's Date said), else the till's own time of the answer.
+            let answered = service_at
+                .and_then(|at| at.parse().ok())
+                .or(item.arrived_service_at)
+                .or(item.closed_at)
+                .unwrap_or(item.created_at);
+            stored.insert(
+                item.id.0,
+                Stored {
+                    order_key,
+                    answered,
+                },
+            );
         }
-        (items, order_keys, CardKey::of(&db)?)
+        (items, stored, CardKey::of(&db)?)
     };
     if items.is_empty() {
         return Ok(0);
@@ -89,7 +102,7 @@ pub(super) async fn check_shift(core: &Core, shift: i64) -> Result<usize, Error>
     };
     let mut checked = 0;
     for item in &items {
-        let found = match checker.check(item, &order_keys, &items).await {
+        let found = match checker.check(item, &stored).await {
             Ok(Some(found)) => found,
             Ok(None) => continue,
             Err(error) => {
@@ -135,6 +148,14 @@ async fn check_last_zs(core: &Core) -> Result<usize, Error> {
     Ok(checked)
 }
 
+/// What the check reads of a write beyond its item.
+struct Stored {
+    /// Its order key: a payment's card by its HMAC once its id is no longer whole.
+    order_key: Option<String>,
+    /// When the service answered it, by the service's clock as well as the till knows.
+    answered: Timestamp,
+}
+
 /// The service's records read for one check, each once.
 struct Checker {
     client: Client,
@@ -154,8 +175,7 @@ impl Checker {
     async fn check(
         &mut self,
         item: &OutboxItem,
-        order_keys: &HashMap<i64, String>,
-        all: &[OutboxItem],
+        stored: &HashMap<i64, Stored>,
     ) -> Result<Option<Check>, Stop> {
         let answer = item.answer.as_ref();
         Ok(Some(match (&item.write, answer) {
@@ -171,8 +191,9 @@ impl Checker {
                 let id = match kept::is_shown(gift_card_id.as_str()) {
                     false => Some(gift_card_id.as_str().to_owned()),
                     true => {
-                        let hash = order_keys
+                        let hash = stored
                             .get(&item.id.0)
+                            .and_then(|s| s.order_key.as_deref())
                             .and_then(|k| k.strip_prefix("gift_card#"))
                             .unwrap_or_default()
                             .to_owned();
@@ -191,6 +212,7 @@ impl Checker {
                         payment::to_decimal(*amount_minor, currency),
                         reference.as_deref(),
                         &ledger.transactions,
+                        ledger.transactions_has_more,
                         &mut self.used,
                     ),
                     None => Check::Missing,
@@ -226,12 +248,10 @@ impl Checker {
                 if *action == ScanAction::Redeem {
                     Check::NoRecordToCheck
                 } else {
-                    let answered = item.closed_at.unwrap_or(item.created_at);
-                    let earliest = all
-                        .iter()
-                        .filter_map(|i| i.closed_at)
-                        .min()
-                        .unwrap_or(answered);
+                    let answered = stored.get(&item.id.0).map(|s| s.answered);
+                    let answered = answered.unwrap_or(item.created_at);
+                    let earliest = stored.values().map(|s| s.answered).min();
+                    let earliest = earliest.unwrap_or(answered);
                     let listed = self.scans_since(earliest - check::SCAN_WINDOW).await?;
                     check::scan(
                         *action,

@@ -53,6 +53,9 @@ pub enum Check {
     /// The service keeps no record of this kind a till can read (a reward redeemed):
     /// nothing to check it against.
     NoRecordToCheck,
+    /// The card's ledger as the service shows it (its newest entries only) ends before
+    /// this payment: it cannot be checked there.
+    NotShown,
 }
 }
 
@@ -110,6 +113,7 @@ pub fn payment(
     amount: Decimal,
     reference: Option<&str>,
     ledger: &[GiftCardTransaction],
+    more: bool,
     used: &mut HashSet<String>,
 ) -> Check {
     let spends = || {
@@ -125,7 +129,11 @@ pub fn payment(
             spends().find(|t| t.reference.is_some() && t.reference.as_deref() == reference)
         });
     let Some(found) = found else {
-        return Check::Missing;
+        return if more {
+            Check::NotShown
+        } else {
+            Check::Missing
+        };
     };
     used.insert(found.id.as_str().to_owned());
     if found.amount != amount {
@@ -217,6 +225,8 @@ pub struct CheckSummary {
     pub matched: u32,
     /// Confirmed writes of a kind the service keeps no record of.
     pub no_record: u32,
+    /// Payments older than the newest entries the service shows of their card.
+    pub not_shown: u32,
     /// Confirmed writes not yet checked (the service was out of reach).
     pub unchecked: u32,
     /// Each write missing at the service, or different there.
@@ -257,6 +267,7 @@ impl CheckSummary {
                 None => summary.unchecked += 1,
                 Some(Check::Matched) => summary.matched += 1,
                 Some(Check::NoRecordToCheck) => summary.no_record += 1,
+                Some(Check::NotShown) => summary.not_shown += 1,
                 Some(check) => summary.differences.push(Difference {
                     item: line.item,
                     person: line.person.clone(),

@@ -165,6 +165,7 @@ fn checked(line: &Line, check: Option<&Check>) -> String {
         Some(Check::Matched) => "matched".into(),
         Some(Check::Missing) => "missing".into(),
         Some(Check::NoRecordToCheck) => "no_record_to_check".into(),
+        Some(Check::NotShown) => "not_shown_by_the_service".into(),
     }
 }
 

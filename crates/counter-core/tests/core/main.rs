@@ -22,6 +22,7 @@ mod people;
 mod printing;
 mod promises;
 mod scans;
+mod shift_runs;
 mod shifts;
 
 use std::net::SocketAddr;

@@ -39,6 +39,7 @@ export const shiftWords = {
   z_check_all: { one: 'The {n} confirmed write matches the service’s records.', other: 'All {n} confirmed writes match the service’s records.' },
   z_check_matched: { one: '{n} matches the service’s records.', other: '{n} match the service’s records.' },
   z_check_no_record: { one: '{n} is of a kind the service keeps no record of (a reward redeemed).', other: '{n} are of a kind the service keeps no record of (rewards redeemed).' },
+  z_check_not_shown: { one: '{n} payment is older than what the service shows of its card’s ledger (its newest entries).', other: '{n} payments are older than what the service shows of their card’s ledger (its newest entries).' },
   z_check_unchecked: { one: '{n} not yet checked: it is checked when the service answers.', other: '{n} not yet checked: they are checked when the service answers.' },
   z_check_missing: 'Write {item} by {person}: missing at the service.',
   z_check_different: 'Write {item} by {person}: {what} {till} here, {service} at the service.',

@@ -39,6 +39,7 @@ export const shiftWords: Record<ShiftKey, Entry> = {
   z_check_all: { one: 'L’opération confirmée correspond aux relevés du service.', other: 'Les {n} opérations confirmées correspondent aux relevés du service.' },
   z_check_matched: { one: '{n} correspond aux relevés du service.', other: '{n} correspondent aux relevés du service.' },
   z_check_no_record: { one: '{n} est d’un type dont le service ne garde pas de relevé (une récompense).', other: '{n} sont d’un type dont le service ne garde pas de relevé (des récompenses).' },
+  z_check_not_shown: { one: '{n} paiement est plus ancien que ce que le service montre du relevé de sa carte (ses dernières lignes).', other: '{n} paiements sont plus anciens que ce que le service montre du relevé de leur carte (ses dernières lignes).' },
   z_check_unchecked: { one: '{n} pas encore vérifiée : elle le sera quand le service répondra.', other: '{n} pas encore vérifiées : elles le seront quand le service répondra.' },
   z_check_missing: 'Opération {item} par {person} : absente du service.',
   z_check_different: 'Opération {item} par {person} : {what} {till} ici, {service} au service.',

@@ -31,6 +31,7 @@ struct ZWords {
     all_match: fn(u32) -> String,
     matched: fn(u32) -> String,
     no_record: fn(u32) -> String,
+    not_shown: fn(u32) -> String,
     unchecked: fn(u32) -> String,
     missing: &'static str,
     different: fn(&str, &str, &str) -> String,
@@ -68,6 +69,7 @@ const EN: ZWords = ZWords {
     },
     matched: |n| format!("{n} match the service's records."),
     no_record: |n| format!("{n} of a kind the service keeps no record of."),
+    not_shown: |n| format!("{n} older than the card's ledger the service shows."),
     unchecked: |n| format!("{n} not yet checked."),
     missing: "missing at the service",
     different: |what, till, service| format!("{what} {till}, service {service}"),
@@ -109,6 +111,7 @@ const FR: ZWords = ZWords {
     },
     matched: |n| format!("{n} correspondent aux relevés du service."),
     no_record: |n| format!("{n} d'un type dont le service ne garde pas de relevé."),
+    not_shown: |n| format!("{n} plus anciennes que ce que le service montre de la carte."),
     unchecked: |n| format!("{n} pas encore vérifiées."),
     missing: "absente du service",
     different: |what, till, service| format!("{what} {till}, service {service}"),
@@ -183,13 +186,16 @@ impl Sheet {
     fn z_check(&mut self, check: &CheckSummary, words: &ZWords) {
         self.title(words.checked_title);
         let clean = check.differences.is_empty() && check.unchecked == 0;
-        if clean && check.no_record == 0 {
+        if clean && check.no_record == 0 && check.not_shown == 0 {
             self.plain(&(words.all_match)(check.matched));
             return;
         }
         self.plain(&(words.matched)(check.matched));
         if check.no_record > 0 {
             self.plain(&(words.no_record)(check.no_record));
+        }
+        if check.not_shown > 0 {
+            self.plain(&(words.not_shown)(check.not_shown));
         }
         if check.unchecked > 0 {
             self.text(
@@ -360,6 +366,7 @@ mod tests {
                 check: CheckSummary {
                     matched: 1,
                     no_record: 0,
+                    not_shown: 0,
                     unchecked: 1,
                     differences: vec![crate::shifts::check::Difference {
                         item: 4,
