@@ -16,7 +16,9 @@
 //! 5. a big shop: the server seeded up to 1,000,000 customers, synced again, and
 //!    searched as you type (names and phone numbers);
 //! 6. a shift of 20,000 writes: its X report (median of 5) and its close, which computes
-//!    and seals the Z, and `verify` of the chain afterwards.
+//!    and seals the Z, and `verify` of the chain afterwards; then a shift of 400
+//!    confirmed writes checked against the service under a limit of 40 requests per 10
+//!    seconds (the check takes at most half).
 //!
 //! What encrypting the database at rest (SQLCipher) costs is measured beside each: the
 //! enqueue of section 1, the first sync of section 3, the sync and the search of
@@ -80,6 +82,26 @@ impl Server {
             .send()
             .await?;
         Ok(answer.json().await?)
+    }
+
+    /// The cards of `n` customers enrolled on `pass_id`, named `{what} 0`, `{what} 1`...
+    async fn cards(&self, key: &str, pass_id: &str, what: &str, n: usize) -> Result<Vec<CardId>> {
+        let mut cards = Vec::with_capacity(n);
+        for n in 0..n {
+            let customer = self
+                .post(
+                    &format!("{}/v1/customers", self.root),
+                    key,
+                    json!({"pass_id": pass_id, "name": format!("{what} {n}"),
+                           "email": format!("{what}{n}@example.com"), "wallet": "apple",
+                           "send_welcome": false}),
+                )
+                .await?;
+            cards.push(CardId::new(
+                customer["cards"][0]["id"].as_str().ok_or("no card")?,
+            ));
+        }
+        Ok(cards)
     }
 
     /// A bare client's walk of `GET /v1/customers`, 100 a page, each page's JSON read
@@ -285,7 +307,8 @@ async fn main() -> Result<()> {
     // it stored), printed under the bench's figures.
     {
         use tracing_subscriber::{filter::Targets, prelude::*};
-        let walks: Targets = "counter_core::sync=info".parse()?;
+        let walks: Targets =
+            "counter_core::sync=info,counter_core::counter::shift_check=info".parse()?;
         tracing_subscriber::registry()
             .with(
                 tracing_subscriber::fmt::layer()
@@ -332,7 +355,8 @@ async fn main() -> Result<()> {
 
     // `-- shift`: section 6 only.
     if std::env::args().any(|a| a == "shift") {
-        return shift_report(dir.path()).await;
+        shift_report(dir.path()).await?;
+        return shift_check(dir.path(), &server, &key, &business_id, &pass_id).await;
     }
     // `-- scale`: sections 3 to 5 only; `-- sync`: section 3 only.
     let sync_only = std::env::args().any(|a| a == "sync");
@@ -380,21 +404,7 @@ async fn main() -> Result<()> {
         )
         .await?;
     if !scale_only {
-        let mut cards = Vec::new();
-        for n in 0..20 {
-            let customer = server
-                .post(
-                    &format!("{}/v1/customers", server.root),
-                    &key,
-                    json!({"pass_id": pass_id, "name": format!("Drain {n}"),
-                           "email": format!("drain{n}@example.com"), "wallet": "apple",
-                           "send_welcome": false}),
-                )
-                .await?;
-            cards.push(CardId::new(
-                customer["cards"][0]["id"].as_str().ok_or("no card")?,
-            ));
-        }
+        let cards = server.cards(&key, &pass_id, "drain", 20).await?;
         let till = dir.path().join("till-drain");
         let counter = open_till(&till, config()).await?;
         for n in 0..DRAIN {
@@ -694,6 +704,103 @@ async fn shift_report(dir: &std::path::Path) -> Result<()> {
         "a shift of {SHIFT_WRITES} writes: X report {:.0} ms (median of 5), close with its Z \
          computed and sealed {close_ms:.0} ms (goal < 1000 ms), verify {verify_ms:.0} ms",
         median(xs)
+    );
+    counter.close().await;
+    Ok(())
+}
+
+/// The requests per window of section 6's check.
+const CHECK_REQUESTS: u64 = 40;
+
+/// Section 6, its second half: a shift of confirmed writes (points on 30 cards, 60
+/// customers enrolled, 40 payments on 10 gift cards) closed under a limit of
+/// [`CHECK_REQUESTS`] requests per window: how long its check takes to the last write,
+/// and how many requests it made (the till's log line).
+async fn shift_check(
+    dir: &std::path::Path,
+    server: &Server,
+    key: &str,
+    business_id: &str,
+    pass_id: &str,
+) -> Result<()> {
+    let limits = |requests: u64| {
+        json!({"rate_limits": {"writes_per_key": 100000, "window_seconds": WINDOW_SECONDS,
+               "requests_per_key": requests, "requests_per_business": 100000}})
+    };
+    let business = format!("/_sandbox/businesses/{business_id}");
+    server
+        .control(reqwest::Method::PATCH, &business, limits(100_000))
+        .await?;
+    let cards = server.cards(key, pass_id, "check", 30).await?;
+    let mut gift_cards = Vec::new();
+    for _ in 0..10 {
+        let card = server
+            .post(
+                &format!("{}/v1/gift_cards", server.root),
+                key,
+                json!({"amount": 100, "currency": "EUR", "locale": "en",
+                       "recipient": {"name": "Ana", "email": "ana@example.com"}}),
+            )
+            .await?;
+        let id = card["id"].as_str().ok_or("no gift card")?.to_owned();
+        server
+            .control(
+                reqwest::Method::POST,
+                &format!("/_sandbox/gift_cards/{id}/claim"),
+                json!({}),
+            )
+            .await?;
+        gift_cards.push(loyalty_api::GiftCardId::new(id));
+    }
+    let counter = open_till(&dir.join("till-check"), config()).await?;
+    counter.connect(&server.root, key).await?;
+    let shift = counter.open_shift()?;
+    for n in 0..300 {
+        counter
+            .record_scan(
+                cards[n % cards.len()].clone(),
+                ScanAction::Points,
+                Some(Decimal::ONE),
+            )
+            .await?;
+    }
+    for n in 0..60 {
+        counter
+            .enrol(counter_core::Enrolment {
+                pass_id: Some(loyalty_api::PassId::new(pass_id)),
+                name: format!("Enrolled {n}"),
+                email: format!("enrolled{n}@example.com"),
+                wallet: loyalty_api::Wallet::Apple,
+                send_welcome: false,
+            })
+            .await?;
+    }
+    for n in 0..40 {
+        counter
+            .take_payment(gift_cards[n % gift_cards.len()].clone(), "1", None)
+            .await?;
+    }
+    counter.drained(Duration::from_secs(600)).await?;
+    server
+        .control(reqwest::Method::PATCH, &business, limits(CHECK_REQUESTS))
+        .await?;
+    // A fresh window.
+    tokio::time::sleep(Duration::from_secs(WINDOW_SECONDS)).await;
+    let started = Instant::now();
+    let z = counter.close_shift(shift.id).await?;
+    let sealed_after = started.elapsed().as_secs_f64();
+    let mut check = z.check;
+    while check.unchecked > 0 {
+        check = counter.z_report(z.number).await?.check;
+    }
+    println!(
+        "the check of a shift of {} confirmed writes under {CHECK_REQUESTS} requests per \
+         {WINDOW_SECONDS} s: sealed after {sealed_after:.1} s, every write checked after {:.1} s \
+         ({} matched, {} differences); the requests it made are in the log line above",
+        z.rows.writes,
+        started.elapsed().as_secs_f64(),
+        check.matched,
+        check.differences.len()
     );
     counter.close().await;
     Ok(())

@@ -97,6 +97,10 @@ async fn the_cashier_opens_the_shift_a_manager_closes_it_and_paper_screen_and_cs
         let receipts = crate::receipts::paper(&printer, 1).await?;
         let z = &receipts[0];
         let text = z.text().join("\n");
+        // Kept for a person to read: the Z as the printer received it, decoded.
+        let kept = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/z-demo");
+        std::fs::create_dir_all(&kept)?;
+        std::fs::write(kept.join("z-1-printed.txt"), &text)?;
         for wanted in [
             "Z REPORT 1",
             "Gift-card payments EUR",
@@ -125,6 +129,7 @@ async fn the_cashier_opens_the_shift_a_manager_closes_it_and_paper_screen_and_cs
         let written = invoke(driver, "export_z", json!({"number": 1, "path": path_text})).await?;
         ensure!(written == 1, "{written}");
         let csv = std::fs::read_to_string(&path)?;
+        std::fs::write(kept.join("z-1.csv"), &csv)?;
         ensure!(
             csv.lines()
                 .any(|l| l.starts_with("total,")

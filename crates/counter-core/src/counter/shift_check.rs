@@ -22,10 +22,14 @@ const RECHECKED_ZS: u32 = 5;
 /// in a window: the other half is the counter's.
 struct Pace {
     last: Option<loyalty_api::RateLimit>,
+    /// Requests answered so far, and the time spent waiting for the window.
+    requests: u32,
+    waited: Duration,
 }
 
 impl Pace {
     async fn after<T>(&mut self, answer: &loyalty_api::Response<T>) {
+        self.requests += 1;
         self.last = answer.rate_limit.clone();
         let Some(limit) = &self.last else { return };
         let Some(state) = limit.states.iter().min_by_key(|s| s.remaining) else {
@@ -37,6 +41,7 @@ impl Pace {
             .find(|p| p.name == state.policy)
             .map_or(0, |p| p.quota);
         if state.remaining <= quota / 2 {
+            self.waited += state.reset;
             tokio::time::sleep(state.reset).await;
         }
     }
@@ -93,7 +98,11 @@ pub(super) async fn check_shift(core: &Core, shift: i64) -> Result<usize, Error>
     }
     let mut checker = Checker {
         client,
-        pace: Pace { last: None },
+        pace: Pace {
+            last: None,
+            requests: 0,
+            waited: Duration::ZERO,
+        },
         key,
         listed_cards: None,
         ledgers: HashMap::new(),
@@ -113,6 +122,13 @@ pub(super) async fn check_shift(core: &Core, shift: i64) -> Result<usize, Error>
         check::record(&core.db(), item.id.0, &found, core.now())?;
         checked += 1;
     }
+    tracing::info!(
+        shift,
+        checked,
+        requests = checker.pace.requests,
+        waited_s = checker.pace.waited.as_secs_f64(),
+        "a shift's writes checked against the service"
+    );
     Ok(checked)
 }
 

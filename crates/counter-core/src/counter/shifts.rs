@@ -9,7 +9,7 @@ use crate::print_jobs::JobId;
 use crate::receipts::{self, Receipt};
 use crate::shifts::check::{self, CheckSummary};
 use crate::shifts::report::{Line, ReportRows};
-use crate::shifts::{self, SealedZ, Shift};
+use crate::shifts::{self, SealedZ, Shift, XTaken};
 
 for_the_ui! {
 /// A shift, as the page shows it.
@@ -37,6 +37,8 @@ pub struct ShiftStatus {
     pub offer: bool,
     /// The last Z sealed, by its number.
     pub last_z: Option<u32>,
+    /// The X reports taken during the open shift.
+    pub xs: Vec<XTaken>,
 }
 }
 
@@ -44,6 +46,8 @@ for_the_ui! {
 /// An X report: the open shift's figures as they stand now. Nothing closes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct XReport {
+    /// Its number within the shift, from 1.
+    pub number: u32,
     /// The shift.
     pub shift: ShiftView,
     /// When it was made.
@@ -98,6 +102,8 @@ pub struct ZView {
     pub addenda: Vec<Addendum>,
     /// What the service's records say of its confirmed writes, as checked so far.
     pub check: CheckSummary,
+    /// The X reports taken during its shift.
+    pub xs: Vec<XTaken>,
 }
 }
 
@@ -124,7 +130,7 @@ pub struct ZSummary {
 }
 
 /// How long a close waits for the shift's check before it seals the Z.
-pub const CHECK_BEFORE_SEALING: Duration = Duration::from_secs(20);
+pub const CHECK_BEFORE_SEALING: Duration = Duration::from_secs(10);
 
 /// How long opening a Z waits for its writes not yet checked.
 const CHECK_ON_OPENING: Duration = Duration::from_secs(5);
@@ -138,15 +144,22 @@ impl Counter {
         self.staff()?;
         self.permit(Action::ShiftStatus)?;
         let since = self.start_of_today();
-        let (open, opened_today, last_z) = {
+        let (open, opened_today, last_z, xs) = {
             let db = self.core.reader();
+            let open = shifts::open_shift(&db)?;
+            let xs = match &open {
+                Some(shift) => shifts::xs_taken(&db, shift.id)?,
+                None => Vec::new(),
+            };
             (
-                shifts::open_shift(&db)?,
+                open,
                 shifts::opened_since(&db, since)?,
                 shifts::last_z(&db)?,
+                xs,
             )
         };
         Ok(ShiftStatus {
+            xs,
             offer: open.is_none() && !opened_today,
             open: open.map(|shift| self.shift_view(&shift)).transpose()?,
             last_z,
@@ -165,16 +178,19 @@ impl Counter {
     /// The X report of the open shift (a manager's).
     pub fn x_report(&self) -> Result<XReport, Error> {
         self.staff()?;
-        self.permit(Action::XReport)?;
-        let (shift, report) = {
+        let by = self.permit_as(Action::XReport)?;
+        let now = self.core.now();
+        let (shift, report, number) = {
             let db = self.core.db();
             let shift = shifts::open_shift(&db)?.ok_or(NotAllowed::NoShiftOpen)?;
             let (_, report) = shifts::x_report(&db, shift.id)?;
-            (shift, report)
+            let number = shifts::note_x(&db, shift.id, now, Some(by), report.writes)?;
+            (shift, report, number)
         };
         Ok(XReport {
+            number,
             shift: self.shift_view(&shift)?,
-            at: self.core.now(),
+            at: now,
             rows: report.rows(),
         })
     }
@@ -299,9 +315,13 @@ impl Counter {
 
     fn z_view(&self, sealed: &SealedZ) -> Result<ZView, Error> {
         let z = &sealed.z;
-        let (addenda, checks) = {
+        let (addenda, checks, xs) = {
             let db = self.core.reader();
-            (shifts::addenda(&db, z)?, check::of_shift(&db, z.shift)?)
+            (
+                shifts::addenda(&db, z)?,
+                check::of_shift(&db, z.shift)?,
+                shifts::xs_taken(&db, z.shift)?,
+            )
         };
         let check = CheckSummary::of(z.lines.iter().chain(&addenda), &checks);
         Ok(ZView {
@@ -318,6 +338,7 @@ impl Counter {
             hash: sealed.hash.clone(),
             addenda: addenda.iter().zip(1..).map(addendum).collect(),
             check,
+            xs,
         })
     }
 }

@@ -406,6 +406,18 @@ const MIGRATIONS: &[&str] = &[
         checked_at TEXT NOT NULL
     );
     "#,
+    // 18: the X reports taken during each shift (when, by whom, how many writes), for
+    // the history beside the Zs.
+    r#"
+    CREATE TABLE x_reports (
+        id       INTEGER PRIMARY KEY,
+        shift    INTEGER NOT NULL REFERENCES shifts(id),
+        taken_at TEXT NOT NULL,
+        taken_by INTEGER REFERENCES people(id),
+        writes   INTEGER NOT NULL
+    );
+    CREATE INDEX x_reports_by_shift ON x_reports (shift, id);
+    "#,
 ];
 
 /// The schema version this build writes.

@@ -150,6 +150,69 @@ pub fn x_report(conn: &Connection, id: i64) -> rusqlite::Result<(Vec<Line>, Repo
     Ok((lines, report))
 }
 
+/// Notes that an X report of shift `shift` counting `writes` was taken at `at` by
+/// `by`; answers its number within the shift, from 1.
+pub fn note_x(
+    conn: &Connection,
+    shift: i64,
+    at: Timestamp,
+    by: Option<PersonId>,
+    writes: u64,
+) -> rusqlite::Result<u32> {
+    conn.execute(
+        "INSERT INTO x_reports (shift, taken_at, taken_by, writes) VALUES (?1, ?2, ?3, ?4)",
+        params![shift, ts(at), by.map(|p| p.0), writes as i64],
+    )?;
+    conn.query_row(
+        "SELECT COUNT(*) FROM x_reports WHERE shift = ?1",
+        [shift],
+        |r| r.get(0),
+    )
+}
+
+for_the_ui! {
+/// An X report taken during a shift, as its history lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct XTaken {
+    /// Its number within the shift, from 1.
+    pub number: u32,
+    /// When.
+    #[cfg_attr(feature = "ts", ts(type = "string"))]
+    pub at: Timestamp,
+    /// Who took it.
+    pub by: String,
+    /// How many writes it counted.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub writes: u64,
+}
+}
+
+/// The X reports taken during shift `shift`, the first first.
+pub fn xs_taken(conn: &Connection, shift: i64) -> rusqlite::Result<Vec<XTaken>> {
+    let mut statement = conn.prepare_cached(
+        "SELECT x.taken_at, coalesce(p.name, ''), x.writes FROM x_reports x
+         LEFT JOIN people p ON p.id = x.taken_by WHERE x.shift = ?1 ORDER BY x.id",
+    )?;
+    let rows = statement.query_map([shift], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            r.get::<_, String>(1)?,
+            r.get::<_, i64>(2)?,
+        ))
+    })?;
+    let mut taken = Vec::new();
+    for (number, row) in (1..).zip(rows) {
+        let (at, by, writes) = row?;
+        taken.push(XTaken {
+            number,
+            at: at.parse().unwrap_or(Timestamp::UNIX_EPOCH),
+            by,
+            writes: writes as u64,
+        });
+    }
+    Ok(taken)
+}
+
 /// Why a shift could not be closed.
 #[derive(Debug, thiserror::Error)]
 pub enum CloseError {

@@ -71,8 +71,14 @@ async fn a_cashier_opens_a_shift_a_manager_closes_it_once_and_its_z_counts_what_
     assert_eq!(counter.shift_status().unwrap().open.as_ref(), Some(&shift));
 
     // The owner approves the close on her screen: the Z names the owner as who closed.
+    // The owner takes an X on her screen first: numbered, and kept in the shift's history.
+    crate::approved(&counter, Action::XReport, json!({}));
+    let x = counter.x_report().unwrap();
+    assert_eq!((x.number, x.rows.writes), (1, 2));
+    assert_eq!(counter.shift_status().unwrap().xs.len(), 1);
     crate::approved(&counter, Action::CloseShift, json!({"shift": shift.id}));
     let z = counter.close_shift(shift.id).await.unwrap();
+    assert_eq!((z.xs.len(), z.xs[0].writes), (1, 2));
     let owner = counter.people().unwrap().into_iter().next().unwrap();
     assert_ne!(owner.id, anna);
     assert_eq!((z.number, z.closed_by.as_str()), (1, owner.name.as_str()));

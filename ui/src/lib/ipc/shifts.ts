@@ -15,6 +15,7 @@ export type { ReportCell } from './bindings/ReportCell';
 export type { ReportPerson } from './bindings/ReportPerson';
 export type { ReportRow } from './bindings/ReportRow';
 export type { ReportRows } from './bindings/ReportRows';
+export type { XTaken } from './bindings/XTaken';
 export type { ShiftStatus, ShiftView, XReport, ZSummary, ZView };
 
 /** Where the till's shifts stand: the one open, and whether to offer one now. */

@@ -16,4 +16,4 @@ till: string,
 /**
  * The service's.
  */
-service: string, } | { "kind": "no_record_to_check" };
+service: string, } | { "kind": "no_record_to_check" } | { "kind": "not_shown" };

@@ -15,6 +15,10 @@ matched: number,
  */
 no_record: number, 
 /**
+ * Payments older than the newest entries the service shows of their card.
+ */
+not_shown: number, 
+/**
  * Confirmed writes not yet checked (the service was out of reach).
  */
 unchecked: number, 

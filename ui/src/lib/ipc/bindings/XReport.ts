@@ -7,6 +7,10 @@ import type { ShiftView } from "./ShiftView";
  */
 export type XReport = { 
 /**
+ * Its number within the shift, from 1.
+ */
+number: number, 
+/**
  * The shift.
  */
 shift: ShiftView, 

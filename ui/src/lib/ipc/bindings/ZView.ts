@@ -3,6 +3,7 @@ import type { Addendum } from "./Addendum";
 import type { CheckSummary } from "./CheckSummary";
 import type { ReportRows } from "./ReportRows";
 import type { ShiftView } from "./ShiftView";
+import type { XTaken } from "./XTaken";
 
 /**
  * A sealed Z, as its screen shows it.
@@ -43,4 +44,8 @@ addenda: Array<Addendum>,
 /**
  * What the service's records say of its confirmed writes, as checked so far.
  */
-check: CheckSummary, };
+check: CheckSummary, 
+/**
+ * The X reports taken during its shift.
+ */
+xs: Array<XTaken>, };
