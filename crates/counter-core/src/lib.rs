@@ -56,9 +56,10 @@
 //! 2. [`error`]: the core's error type, its codes, and the error data the modules share.
 //! 3. [`scanner`], [`input`], [`payment`], [`trouble`]: what was scanned or typed,
 //!    amounts and the offline policy, what went wrong opening the till.
-//! 4. [`views`], [`offer`], [`customer_display`], [`receipts`], `kept`: what the
-//!    service's answers show, what a card allows, the customer's screen, receipts laid
-//!    out, what the till keeps of a gift card's id once no write needs it whole.
+//! 4. [`views`], [`offer`], [`customer_display`], [`receipts`], `kept`, [`tallies`]:
+//!    what the service's answers show, what a card allows, the customer's screen,
+//!    receipts laid out, what the till keeps of a gift card's id once no write needs it
+//!    whole, a shift report's rows and check as plain data.
 //! 5. [`outbox`], [`settings`]: the writes' table, the till's settings.
 //! 6. [`cache`], [`history`], `outcome`, [`events`], [`print_jobs`], [`shifts`]: the
 //!    customers cached, the queue's history, a write's outcome, what the shell hears,
@@ -115,6 +116,7 @@ pub mod settings;
 mod shared;
 pub mod shifts;
 mod sync;
+pub mod tallies;
 pub mod trouble;
 pub mod views;
 pub mod zoom;
@@ -122,11 +124,11 @@ pub mod zoom;
 pub use clock::{Clock, ManualClock, SystemClock, Uptime};
 pub use config::{AtRest, Config};
 pub use counter::{
-    Addendum, BadgeMade, Balance, BroadcastDraft, BrowsePage, BrowseQuery, BrowseRow, CameraError,
-    CardOffer, CheckIn, ConnectGate, Connection, Counter, Credential, CustomerDisplay,
-    CustomerScreen, EnrolOutcome, Enrolment, Figure, FigureName, Figures, FiguresPeriod, FreshCard,
-    GiftCardIssue, GiftCardRead, InsufficientBalance, IssueChoices, IssuedCard, ItemChoices,
-    KioskStart, MANAGER_IDLE, MAX_FIGURE_DAYS, MAX_UNUSUAL_SCANS, MessageAudience, MessageDraft,
+    BadgeMade, Balance, BroadcastDraft, BrowsePage, BrowseQuery, BrowseRow, CameraError, CardOffer,
+    CheckIn, ConnectGate, Connection, Counter, Credential, CustomerDisplay, CustomerScreen,
+    EnrolOutcome, Enrolment, Figure, FigureName, Figures, FiguresPeriod, FreshCard, GiftCardIssue,
+    GiftCardRead, InsufficientBalance, IssueChoices, IssuedCard, ItemChoices, KioskStart,
+    MANAGER_IDLE, MAX_FIGURE_DAYS, MAX_UNUSUAL_SCANS, MessageAudience, MessageDraft,
     MessagePreview, PaymentOutcome, PinFor, Place, Progress, RepeatVisit, SampleCard,
     SampleCardKind, SampleGiftCard, SampleGiftKind, Samples, ScanFound, ScanOutcome,
     ScheduledMessage, ScheduledState, SeatView, ShiftStatus, ShiftView, TillPlaces,
@@ -141,4 +143,5 @@ pub use outbox::{
 };
 pub use outcome::{Never, Outcome};
 pub use sync::SyncReport;
+pub use tallies::Addendum;
 pub use trouble::Trouble;

@@ -87,7 +87,7 @@ pub use roster::BadgeMade;
 pub use samples::{SampleCard, SampleCardKind, SampleGiftCard, SampleGiftKind, Samples};
 pub use scans::{CardOffer, FreshCard, RepeatVisit, ScanFound, ScanOutcome};
 pub use seat::{Credential, PinFor, SeatView};
-pub use shifts::{Addendum, ShiftStatus, ShiftView, XReport, ZSummary, ZView};
+pub use shifts::{ShiftStatus, ShiftView, XReport, ZSummary, ZView};
 pub use unusual::{MAX_UNUSUAL_SCANS, UnusualActivity, UnusualCard};
 
 /// What the key is, as the UI shows it after connecting.

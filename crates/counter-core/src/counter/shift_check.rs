@@ -20,8 +20,8 @@ const RECHECKED_ZS: u32 = 5;
 
 /// Waits between requests so that the check takes at most half of what the key may ask
 /// in a window: the other half is the counter's.
+#[derive(Default)]
 struct Pace {
-    last: Option<loyalty_api::RateLimit>,
     /// Requests answered so far, and the time spent waiting for the window.
     requests: u32,
     waited: Duration,
@@ -30,8 +30,9 @@ struct Pace {
 impl Pace {
     async fn after<T>(&mut self, answer: &loyalty_api::Response<T>) {
         self.requests += 1;
-        self.last = answer.rate_limit.clone();
-        let Some(limit) = &self.last else { return };
+        let Some(limit) = &answer.rate_limit else {
+            return;
+        };
         let Some(state) = limit.states.iter().min_by_key(|s| s.remaining) else {
             return;
         };
@@ -98,11 +99,7 @@ pub(super) async fn check_shift(core: &Core, shift: i64) -> Result<usize, Error>
     }
     let mut checker = Checker {
         client,
-        pace: Pace {
-            last: None,
-            requests: 0,
-            waited: Duration::ZERO,
-        },
+        pace: Pace::default(),
         key,
         listed_cards: None,
         ledgers: HashMap::new(),

@@ -10,6 +10,7 @@ use crate::receipts::{self, Receipt};
 use crate::shifts::check::{self, CheckSummary};
 use crate::shifts::report::{Line, ReportRows};
 use crate::shifts::{self, SealedZ, Shift, XTaken};
+use crate::tallies::Addendum;
 
 for_the_ui! {
 /// A shift, as the page shows it.
@@ -55,27 +56,6 @@ pub struct XReport {
     pub at: Timestamp,
     /// Its figures.
     pub rows: ReportRows,
-}
-}
-
-for_the_ui! {
-/// A write settled after its shift closed, added to that shift's Z ("settled after
-/// the close"): the Z itself never changes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Addendum {
-    /// Its number among the Z's addenda, from 1.
-    pub number: u32,
-    /// The write's number in the till's queue.
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub item: i64,
-    /// Who made it.
-    pub person: String,
-    /// What it counts for, with its currency and sum.
-    pub measure: Option<crate::shifts::report::Measure>,
-    /// Its currency, for money.
-    pub currency: Option<String>,
-    /// Its amount (money or points).
-    pub amount: Option<String>,
 }
 }
 

@@ -233,12 +233,12 @@ pub struct ZSlip {
     /// Who closed it.
     pub closed_by: String,
     /// Its rows: the screen's and the CSV's.
-    pub rows: crate::shifts::report::ReportRows,
+    pub rows: crate::tallies::ReportRows,
     /// What was settled after its close, when printed again.
-    pub addenda: Vec<crate::Addendum>,
+    pub addenda: Vec<crate::tallies::Addendum>,
     /// What the service's records say of its writes, as checked when printed.
     #[serde(default)]
-    pub check: crate::shifts::check::CheckSummary,
+    pub check: crate::tallies::CheckSummary,
     /// Its seal.
     pub hash: String,
 }

@@ -14,50 +14,10 @@ use jiff::{SignedDuration, Timestamp};
 use loyalty_api::{GiftCardTransaction, Scan, ScanAction, ScanKind};
 use rusqlite::{Connection, OptionalExtension, params};
 use rust_decimal::Decimal;
-use serde::{Deserialize, Serialize};
 
 use crate::db::ts;
 
-for_the_ui! {
-/// Which value of a write the service's record holds otherwise.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Checked {
-    /// The amount (money or points).
-    Amount,
-    /// The payment's reference (the ticket number).
-    Reference,
-    /// The currency.
-    Currency,
-}
-}
-
-for_the_ui! {
-/// What the service's records say of one confirmed write.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Check {
-    /// The service's record says what the till's does.
-    Matched,
-    /// The service holds no record of it.
-    Missing,
-    /// The service's record says otherwise.
-    Different {
-        /// What differs.
-        what: Checked,
-        /// The till's value.
-        till: String,
-        /// The service's.
-        service: String,
-    },
-    /// The service keeps no record of this kind a till can read (a reward redeemed):
-    /// nothing to check it against.
-    NoRecordToCheck,
-    /// The card's ledger as the service shows it (its newest entries only) ends before
-    /// this payment: it cannot be checked there.
-    NotShown,
-}
-}
+pub use crate::tallies::{Check, CheckSummary, Checked, Difference};
 
 /// Keeps what was found of `item`; a write is checked once (the first finding stays).
 pub fn record(conn: &Connection, item: i64, check: &Check, now: Timestamp) -> rusqlite::Result<()> {
@@ -214,38 +174,6 @@ pub fn scan(
     } else {
         Check::Matched
     }
-}
-
-for_the_ui! {
-/// Where a Z's check stands: how many of its confirmed writes match, how many the
-/// service keeps no record of, each difference, and how many are not yet checked.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CheckSummary {
-    /// Confirmed writes the service's records match.
-    pub matched: u32,
-    /// Confirmed writes of a kind the service keeps no record of.
-    pub no_record: u32,
-    /// Payments older than the newest entries the service shows of their card.
-    pub not_shown: u32,
-    /// Confirmed writes not yet checked (the service was out of reach).
-    pub unchecked: u32,
-    /// Each write missing at the service, or different there.
-    pub differences: Vec<Difference>,
-}
-}
-
-for_the_ui! {
-/// One write the service's records do not match.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Difference {
-    /// The write's number in the till's queue.
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub item: i64,
-    /// Who made it.
-    pub person: String,
-    /// What the service said of it.
-    pub check: Check,
-}
 }
 
 impl CheckSummary {

@@ -12,6 +12,8 @@ use serde::{Deserialize, Serialize};
 use crate::outbox::{ItemState, MadeBy, OutboxItem, Resolution, Write};
 use crate::views::Answer;
 
+pub use crate::tallies::{Measure, ReportCell, ReportPerson, ReportRow, ReportRows};
+
 /// What one write counts for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -372,86 +374,6 @@ impl Report {
         }
         report
     }
-}
-
-for_the_ui! {
-/// What a row of a report counts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Measure {
-    /// Gift-card payments taken (a currency's).
-    Payments,
-    /// Gift cards issued (a currency's).
-    Issued,
-    /// Loyalty visits.
-    Visits,
-    /// Points added.
-    PointsAdded,
-    /// Points deducted.
-    PointsDeducted,
-    /// Rewards redeemed.
-    Rewards,
-    /// Customers enrolled.
-    Enrolments,
-}
-}
-
-for_the_ui! {
-/// A count and, for money and points, its sum: exact, in the currency's units (`12.50`)
-/// or in points.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ReportCell {
-    /// How many writes.
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub count: u64,
-    /// Their sum (None: a count alone, as visits are).
-    pub sum: Option<String>,
-}
-}
-
-for_the_ui! {
-/// One row of a report as the screen, the paper and the CSV's totals show it: the same
-/// rows, in the same order, everywhere.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ReportRow {
-    /// What it counts.
-    pub measure: Measure,
-    /// Its currency, for money.
-    pub currency: Option<String>,
-    /// Confirmed by the service.
-    pub confirmed: ReportCell,
-    /// Still waiting in the queue.
-    pub waiting: ReportCell,
-    /// Refused, or waiting for a decision.
-    pub refused_or_decision: ReportCell,
-    /// Withdrawn before they were sent (payments only).
-    pub withdrawn: Option<ReportCell>,
-}
-}
-
-for_the_ui! {
-/// One person's rows.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ReportPerson {
-    /// Who (a name, or the kiosk).
-    pub person: String,
-    /// Their rows.
-    pub rows: Vec<ReportRow>,
-}
-}
-
-for_the_ui! {
-/// A report laid out in rows: in all, then per person.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ReportRows {
-    /// How many writes the report counts.
-    #[cfg_attr(feature = "ts", ts(type = "number"))]
-    pub writes: u64,
-    /// Every write's.
-    pub all: Vec<ReportRow>,
-    /// Each person's, in the order of their names.
-    pub people: Vec<ReportPerson>,
-}
 }
 
 impl Report {

@@ -214,3 +214,35 @@ fn a_write_waiting_in_a_schema_15_till_is_kept_and_belongs_to_no_shift() {
     let open = open(&conn, OWNER, at(0)).unwrap();
     assert!(x_report(&conn, open.id).unwrap().0.is_empty());
 }
+
+/// A till of schema 16 with a sealed Z and a write settled after its close migrates to
+/// 18: the Z still verifies, its addendum stays its own, and nothing is checked or
+/// taken yet (checks and X reports start empty).
+#[test]
+fn a_schema_16_till_with_a_sealed_z_migrates_to_checks_and_x_reports() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("till.db");
+    {
+        let mut earlier = crate::db::at_schema(&path, 16);
+        earlier
+            .execute(
+                "INSERT INTO people (name, role, hash, created_at)
+                 VALUES ('Owner', 'owner', 'x', '2026-11-28T09:00:00Z')",
+                [],
+            )
+            .unwrap();
+        let shift = open(&earlier, OWNER, at(0)).unwrap();
+        let item = enqueue(&earlier, &payment(700), at(1));
+        close(&mut earlier, shift.id, "Owner", OWNER, at(2)).unwrap();
+        confirm(&earlier, item, at(3));
+    }
+    let conn = crate::db::open_for_tests(&path);
+    assert_eq!(verify(&conn).unwrap(), Ok(1));
+    let z = sealed(&conn, 1).unwrap().unwrap();
+    assert_eq!(addenda(&conn, &z.z).unwrap().len(), 1);
+    assert!(check::of_shift(&conn, z.z.shift).unwrap().is_empty());
+    assert!(xs_taken(&conn, z.z.shift).unwrap().is_empty());
+    let next = open(&conn, OWNER, at(4)).unwrap();
+    assert_eq!(note_x(&conn, next.id, at(5), Some(OWNER), 0).unwrap(), 1);
+    assert_eq!(xs_taken(&conn, next.id).unwrap()[0].by, "Owner");
+}

@@ -7,8 +7,7 @@ use rust_decimal::Decimal;
 
 use super::{Align, Money, PaperLine, Sheet, local_time_of, money};
 use crate::receipts::{Language, ZSlip};
-use crate::shifts::check::{Check, CheckSummary, Checked};
-use crate::shifts::report::{Measure, ReportCell, ReportRow};
+use crate::tallies::{Check, CheckSummary, Checked, Measure, ReportCell, ReportRow};
 
 /// The words a Z prints.
 struct ZWords {
@@ -292,51 +291,56 @@ mod tests {
 
     use super::*;
     use crate::receipts::{Heading, Paper, Receipt};
-    use crate::shifts::report::{Column, Figure, Line, Report};
+    use crate::tallies::{Addendum, Difference, ReportPerson, ReportRows};
 
-    fn line(item: i64, person: &str, figure: Figure, column: Column) -> Line {
-        Line {
-            item,
-            at: "2026-11-29T10:00:00Z".parse().unwrap(),
-            person_id: Some(2),
-            person: person.into(),
-            figure,
-            column,
-            record: None,
+    fn cell(count: u64, sum: Option<&str>) -> ReportCell {
+        ReportCell {
+            count,
+            sum: sum.map(str::to_owned),
+        }
+    }
+
+    /// A row with `one` (a count of 1 and its sum) in the column `at` (0 confirmed,
+    /// 1 waiting, 2 refused or awaiting a decision); every other column empty.
+    fn row(measure: Measure, currency: Option<&str>, at: usize, one: Option<&str>) -> ReportRow {
+        let zero = currency.map(|_| "0.00").or(one.map(|_| "0"));
+        let column = |c| if c == at { cell(1, one) } else { cell(0, zero) };
+        ReportRow {
+            measure,
+            currency: currency.map(str::to_owned),
+            confirmed: column(0),
+            waiting: column(1),
+            refused_or_decision: column(2),
+            withdrawn: (measure == Measure::Payments).then(|| cell(0, zero)),
         }
     }
 
     fn z() -> Receipt {
         let long = "Anne-Sophie de la Tour d'Auvergne-Lauraguais";
-        let lines = [
-            line(
-                1,
-                long,
-                Figure::Payment {
-                    currency: "EUR".into(),
-                    minor: 1250,
+        let eur = Some("EUR");
+        let payment = row(Measure::Payments, eur, 0, Some("12.50"));
+        let issued = row(Measure::Issued, eur, 1, Some("50.00"));
+        let visit = row(Measure::Visits, None, 0, None);
+        let points = row(Measure::PointsAdded, None, 2, Some("12.5"));
+        let rows = ReportRows {
+            writes: 4,
+            all: vec![
+                payment.clone(),
+                issued.clone(),
+                visit.clone(),
+                points.clone(),
+            ],
+            people: vec![
+                ReportPerson {
+                    person: long.into(),
+                    rows: vec![payment, visit],
                 },
-                Column::Confirmed,
-            ),
-            line(
-                2,
-                "Ben",
-                Figure::Issued {
-                    currency: "EUR".into(),
-                    minor: 5000,
+                ReportPerson {
+                    person: "Ben".into(),
+                    rows: vec![issued, points],
                 },
-                Column::Waiting,
-            ),
-            line(
-                3,
-                "Ben",
-                Figure::PointsAdded {
-                    points: "12.5".parse().unwrap(),
-                },
-                Column::RefusedOrDecision,
-            ),
-            line(4, long, Figure::Visit, Column::Confirmed),
-        ];
+            ],
+        };
         let at: Timestamp = "2026-11-29T18:00:00Z".parse().unwrap();
         Receipt::ZReport {
             heading: Heading {
@@ -354,8 +358,8 @@ mod tests {
                 opened_by: long.into(),
                 closed_at: at,
                 closed_by: "Ben".into(),
-                rows: Report::of(&lines).rows(),
-                addenda: vec![crate::Addendum {
+                rows,
+                addenda: vec![Addendum {
                     number: 1,
                     item: 2,
                     person: "Ben".into(),
@@ -368,7 +372,7 @@ mod tests {
                     no_record: 0,
                     not_shown: 0,
                     unchecked: 1,
-                    differences: vec![crate::shifts::check::Difference {
+                    differences: vec![Difference {
                         item: 4,
                         person: long.into(),
                         check: Check::Different {
