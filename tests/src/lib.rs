@@ -370,6 +370,16 @@ impl App {
         app.finish(outcome).await
     }
 
+    /// Kills the app and its WebDriver at once (SIGKILL to their process group), as a
+    /// power cut or `kill -9` would: nothing of the app runs after it.
+    pub fn kill(mut self) {
+        let group = format!("-{}", self.driver_process.id());
+        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
+        let _ = self.driver_process.wait();
+        // Its session died with it: nothing to end (ending it would wait on no one).
+        let _ = self.driver.leak();
+    }
+
     /// Ends the session; on failure saves a screenshot and the page source first.
     pub async fn finish(mut self, outcome: Result<()>) -> Result<()> {
         if outcome.is_err() {

@@ -31,7 +31,7 @@ async fn the_cashier_opens_the_shift_a_manager_closes_it_and_paper_screen_and_cs
     open_till_db(&data_dir_in(&home).join("demo/till"))?.execute("DELETE FROM shifts", [])?;
     let printer = Arc::new(FakePrinter::start()?);
     let app = App::relaunch(NAME, &["--demo"]).await?;
-    let outcome = async {
+    let opened = async {
         let driver = &app.driver;
         shown(driver, By::Id("scan"), Duration::from_secs(30)).await?;
         let server = Server::of(&app).await?;
@@ -53,6 +53,27 @@ async fn the_cashier_opens_the_shift_a_manager_closes_it_and_paper_screen_and_cs
             .open_claimed_gift_card(driver, "50", "Ada Lovelace")
             .await?;
         support::pay_open_gift_card(driver, "12,50", None).await?;
+        Ok((id, shift))
+    }
+    .await;
+    let (id, shift) = match opened {
+        Ok(opened) => opened,
+        Err(error) => return app.finish(Err(error)).await,
+    };
+    // Killed with the shift open (a power cut): the restarted till has it, open, and
+    // offers no other.
+    app.kill();
+    let app = App::relaunch(NAME, &["--demo"]).await?;
+    let outcome = async {
+        let driver = &app.driver;
+        shown(driver, By::Id("scan"), Duration::from_secs(30)).await?;
+        // The demo's server comes back on another port, with its records.
+        let server = Server::of(&app).await?;
+        let status = invoke(driver, "shift_status", json!({})).await?;
+        ensure!(
+            status["open"]["id"] == shift && status["offer"] == false,
+            "after the kill: {status}"
+        );
 
         // Her page calling the close itself is refused: the shift stays open.
         let refused = call(driver, "close_shift", json!({"shift": shift})).await?;
