@@ -4,6 +4,9 @@
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::{Path, PathBuf};
 
+/// How long a lock found held may take to be let go before it is another owner's.
+pub const HANDOVER: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Holds the lock file beside the database; the lock goes with the value.
 #[derive(Debug)]
 pub struct OwnerLock {
@@ -28,8 +31,24 @@ pub enum LockError {
 }
 
 impl OwnerLock {
-    /// Takes the exclusive lock on `path`, without waiting.
+    /// Takes the exclusive lock on `path`, waiting [`HANDOVER`] at most: a lock found
+    /// held that is let go within it (a copy closing, or a child process of this one
+    /// between its fork and its exec, which holds a copy of every open file for that
+    /// moment) is taken; one held longer is another owner's.
     pub fn acquire(path: &Path) -> Result<Self, LockError> {
+        let deadline = std::time::Instant::now() + HANDOVER;
+        loop {
+            match Self::try_acquire(path) {
+                Err(LockError::AlreadyOwned(_)) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+                taken => return taken,
+            }
+        }
+    }
+
+    /// Takes the exclusive lock on `path`, without waiting.
+    fn try_acquire(path: &Path) -> Result<Self, LockError> {
         let file = OpenOptions::new()
             .create(true)
             .truncate(false)
