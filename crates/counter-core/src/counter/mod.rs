@@ -288,25 +288,15 @@ impl Counter {
             counter.learn_connection(unknown).await;
         }
         counter.kiosk_on.store(counter.kiosk()?, Ordering::SeqCst);
-        counter
-            .tasks
-            .push(tokio::spawn(send::run_worker(core.clone())));
-        counter
-            .tasks
-            .push(tokio::spawn(printing::run_printer(core.clone())));
-        counter
-            .tasks
-            .push(tokio::spawn(retention::run_forgetter(core.clone())));
-        counter
-            .tasks
-            .push(tokio::spawn(shift_check::run_checker(core.clone())));
-        counter.tasks.push(tokio::spawn(run_prober(core)));
-        counter
-            .tasks
-            .push(tokio::spawn(run_checkpointer(crate::db::open_with(
-                &database,
-                sealing.as_ref(),
-            )?)));
+        let checkpoints = crate::db::open_with(&database, sealing.as_ref())?;
+        counter.tasks.extend([
+            tokio::spawn(send::run_worker(core.clone())),
+            tokio::spawn(printing::run_printer(core.clone())),
+            tokio::spawn(retention::run_forgetter(core.clone())),
+            tokio::spawn(shift_check::run_checker(core.clone())),
+            tokio::spawn(run_prober(core)),
+            tokio::spawn(run_checkpointer(checkpoints)),
+        ]);
         Ok(counter)
     }
 
