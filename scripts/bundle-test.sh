@@ -1,201 +1,218 @@
 #!/usr/bin/env bash
-# The .deb a shop installs, checked as installed: Debian's own checkers (lintian, with no
-# error and no warning; appstreamcli on the AppStream metadata; desktop-file-validate),
-# then unpacked in a scratch root (`dpkg -x`): its control fields, desktop entry, kiosk
-# login session, man pages, documents and icons checked, and the installed binary
-# started under Xvfb until its window shows the Connect screen. (The kiosk session is
-# run for real by scripts/kiosk-session-test.sh.)
+# `make bundle-test`: the package as a shop's till lives with it, end to end, as root.
 #
-#   scripts/bundle-test.sh [DEB]     (default: the one `make bundle` built)
+#  1. Two versions of the package built from this tree (the second one patch version
+#     higher), for a repository served on a loopback port, signed with a key made for
+#     the run; the first checked as a package (scripts/package-check.sh).
+#  2. The first published (scripts/release.sh publish: reprepro, InRelease and
+#     Release.gpg) and installed as the README says: the key and the source fetched
+#     from the repository, `apt-get update`, `apt-get install loyalty-counter`.
+#  3. The installed app started as a kiosk (Xvfb, its own home) on a till connected to
+#     a local sandbox, with visits queued while the service is down (`upgrade-till`).
+#  4. The second published signed by another key: apt refuses the repository, and
+#     nothing is upgraded.
+#  5. The second published signed by the project's key: `unattended-upgrade` (as a shop
+#     has it) installs it; the running app restarts into it by itself once idle, as the
+#     same process, still a kiosk (the delay is printed); the service back, each queued
+#     visit reaches it once, and the shift open at the start is still open.
+#  6. The first offered again (a downgrade): apt keeps the second.
+#  7. The package purged: its source, its keyring and its drop-in go with it.
+#
+# apt sees only this repository (lists and caches of its own under target/bundle-test,
+# through APT_CONFIG): nothing else on the machine is upgraded. Everything it started
+# is stopped, and the package purged, however it ends.
+#
+#   scripts/bundle-test.sh        (`make bundle-test`, after `make build`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+[ "$(id -u)" = 0 ] || { echo "bundle-test: run it as root: it installs the package with apt" >&2; exit 1; }
 
+out=$PWD/target/bundle-test
+repo_port=${BUNDLE_TEST_REPO_PORT:-8791}
+sandbox_port=${BUNDLE_TEST_SANDBOX_PORT:-8792}
+url=http://127.0.0.1:$repo_port
+root=http://127.0.0.1:$sandbox_port
+arch=$(dpkg --print-architecture)
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n1)
-deb=${1:-"target/release/bundle/deb/loyalty-counter_${version}_$(dpkg --print-architecture).deb"}
-id=app.loyaltycounter.desktop
-[ -f "$deb" ] || { echo "no $deb: run \`make bundle\` first" >&2; exit 1; }
-out=target/bundle-test
-rm -rf "$out"
-mkdir -p "$out"
-root=$out/root
+IFS=. read -r major minor patch <<<"$version"
+next=$major.$minor.$((patch + 1))
 failures=0
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 ok() { echo "ok: $*"; }
+step() { printf '\n== %s\n' "$*"; }
+die() { echo "FAIL: $*" >&2; exit 1; }
 
-# The package: name, version from Cargo, what it needs from the system.
-field() { dpkg-deb -f "$deb" "$1"; }
-[ "$(field Package)" = loyalty-counter ] && ok "package loyalty-counter" || fail "package is $(field Package)"
-[ "$(field Version)" = "$version" ] && ok "version $version" || fail "version $(field Version), Cargo says $version"
-[ "$(field Architecture)" = "$(dpkg --print-architecture)" ] && ok "architecture $(field Architecture)" ||
-  fail "architecture $(field Architecture)"
-# Depends as dpkg-shlibdeps computes it from the binary, the C library included, and
-# OpenSSL's (libcrypto), which SQLCipher encrypts the till's database with.
-for library in libc6 libgtk-3-0 libwebkit2gtk-4.1-0 libssl3; do
-  case "$(field Depends)" in
-    *"$library "*|*"$library,"*|*"$library") ok "depends on $library" ;;
-    *) fail "Depends lacks $library: $(field Depends)" ;;
-  esac
-done
-[[ "$(field Maintainer)" =~ ^[^\<]+\ \<[^@\ ]+@[^@\ ]+\>$ ]] && ok "maintainer $(field Maintainer)" ||
-  fail "Maintainer is not a name and an address: $(field Maintainer)"
-[ -n "$(field Section)" ] && ok "section $(field Section)" || fail "no Section"
-long=$(dpkg-deb -f "$deb" Description | tail -n +2)
-[ -n "$long" ] && [ "$long" != " (none)" ] && ok "a long description ($(wc -w <<<"$long") words)" ||
-  fail "no long description: $long"
-case "$(field Depends)" in
-  *fonts-dejavu-core*) ok "depends on fonts-dejavu-core (the font the page names)" ;;
-  *) fail "Depends lacks fonts-dejavu-core: $(field Depends)" ;;
-esac
-# The kiosk session's compositor, and Xwayland, without which cage 0.1.4 does not start.
-for package in cage xwayland; do
-  case ", $(field Depends)," in
-    *", $package,"*|*", $package "*) ok "depends on $package (the kiosk session)" ;;
-    *) fail "Depends lacks $package: $(field Depends)" ;;
-  esac
-done
-# The camera's GStreamer elements (videoconvert, appsrc; v4l2src, jpegenc): the
-# libraries dpkg-shlibdeps finds do not bring them.
-for package in gstreamer1.0-plugins-base gstreamer1.0-plugins-good; do
-  case ", $(field Depends)," in
-    *", $package,"*|*", $package "*) ok "depends on $package (the camera)" ;;
-    *) fail "Depends lacks $package: $(field Depends)" ;;
-  esac
-done
-
-dpkg -x "$deb" "$root"
-
-binary=$root/usr/bin/loyalty-counter
-[ -x "$binary" ] && ok "usr/bin/loyalty-counter is executable" || fail "no executable usr/bin/loyalty-counter"
-
-entries=$(find "$root/usr/share/applications" -name '*.desktop' -printf '%f ' 2>/dev/null)
-desktop=$root/usr/share/applications/$id.desktop
-if [ -f "$desktop" ]; then
-  [ "$entries" = "$id.desktop " ] && ok "one desktop entry, named by the app's id: $entries" ||
-    fail "desktop entries: $entries"
-  entry() { sed -n "s/^$1=//p" "$desktop" | head -n1; }
-  [ "$(entry Type)" = Application ] && ok "desktop entry: an application" || fail "desktop Type=$(entry Type)"
-  [ "$(entry Name)" = "Loyalty Counter" ] && ok "desktop entry: Name=Loyalty Counter" || fail "desktop Name=$(entry Name)"
-  [ "$(entry Exec)" = loyalty-counter ] && ok "desktop entry: Exec=loyalty-counter" || fail "desktop Exec=$(entry Exec)"
-  [ "$(entry Icon)" = loyalty-counter ] && ok "desktop entry: Icon=loyalty-counter" || fail "desktop Icon=$(entry Icon)"
-  case "$(entry Categories)" in
-    *Office*|*Finance*|*Business*) ok "desktop entry: Categories=$(entry Categories)" ;;
-    *) fail "desktop Categories=$(entry Categories)" ;;
-  esac
-  if command -v desktop-file-validate >/dev/null; then
-    desktop-file-validate "$desktop" && ok "desktop-file-validate" || fail "desktop-file-validate"
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true; done
+  if dpkg-query -W -f='${Status}' loyalty-counter 2>/dev/null | grep -q installed; then
+    env -u APT_CONFIG DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq loyalty-counter >/dev/null 2>&1 || true
   fi
-else
-  fail "no usr/share/applications/$id.desktop (there: $entries)"
-fi
-
-# The kiosk login session: what the login screen offers, and the script it runs.
-session_entry=$root/usr/share/wayland-sessions/loyalty-counter-kiosk.desktop
-session=usr/bin/loyalty-counter-kiosk-session
-if [ -f "$session_entry" ]; then
-  desktop-file-validate "$session_entry" && ok "kiosk session entry: desktop-file-validate" ||
-    fail "kiosk session entry: desktop-file-validate"
-  session_key() { sed -n "s/^$1=//p" "$session_entry" | head -n1; }
-  [ "$(session_key Name)" = "Loyalty Counter kiosk" ] && ok "kiosk session entry: Name=Loyalty Counter kiosk" ||
-    fail "kiosk session entry: Name=$(session_key Name)"
-  [ "$(session_key Exec)" = "/$session" ] && ok "kiosk session entry: Exec=/$session" ||
-    fail "kiosk session entry: Exec=$(session_key Exec), not /$session"
-else
-  fail "no usr/share/wayland-sessions/loyalty-counter-kiosk.desktop"
-fi
-# As the archive holds it (dpkg -x keeps modes, but the listing is what dpkg installs).
-mode=$(dpkg-deb -c "$deb" | awk -v path="./$session" '$6 == path { print $1, $2 }')
-[ "$mode" = "-rwxr-xr-x root/root" ] && ok "$session is installed executable ($mode)" ||
-  fail "$session is installed as: ${mode:-nothing}"
-sh -n "$root/$session" && ok "$session: sh -n" || fail "$session: sh -n"
-
-# AppStream: what software centres list; its launchable is the desktop entry.
-metainfo=$root/usr/share/metainfo/$id.metainfo.xml
-if [ -f "$metainfo" ]; then
-  appstreamcli validate --no-net --pedantic "$metainfo" >"$out/appstream.txt" 2>&1 &&
-    ok "appstreamcli validate: $(tail -n1 "$out/appstream.txt")" ||
-    { fail "appstreamcli validate:"; cat "$out/appstream.txt" >&2; }
-  grep -q "<launchable type=\"desktop-id\">$id.desktop</launchable>" "$metainfo" &&
-    ok "AppStream launchable: $id.desktop" || fail "AppStream launchable is not $id.desktop"
-else
-  fail "no usr/share/metainfo/$id.metainfo.xml"
-fi
-
-# The man pages, the copyright and the changelog, where Debian looks for them.
-man=$root/usr/share/man/man1/loyalty-counter.1.gz
-if [ -f "$man" ]; then
-  page=$(MANWIDTH=80 LC_ALL=C.UTF-8 man --warnings -l "$man" 2>"$out/man-warnings.txt" | col -b)
-  [ ! -s "$out/man-warnings.txt" ] && ok "man page renders without warnings" ||
-    { fail "man page warnings:"; cat "$out/man-warnings.txt" >&2; }
-  for option in --demo --kiosk --kiosk-idle --help --version; do
-    grep -q -- "$option" <<<"$page" || fail "the man page does not document $option"
+  rm -f /etc/apt/sources.list.d/loyalty-counter.sources /usr/share/keyrings/loyalty-counter.gpg
+  for home in "$out/keys/project" "$out/keys/stranger"; do
+    GNUPGHOME=$home gpgconf --kill gpg-agent 2>/dev/null || true
   done
-  ok "the man page documents every option"
-else
-  fail "no usr/share/man/man1/loyalty-counter.1.gz"
-fi
-man=$root/usr/share/man/man1/loyalty-counter-kiosk-session.1.gz
-if [ -f "$man" ]; then
-  page=$(MANWIDTH=80 LC_ALL=C.UTF-8 man --warnings -l "$man" 2>"$out/man-warnings.txt" | col -b)
-  [ ! -s "$out/man-warnings.txt" ] && ok "the kiosk session's man page renders without warnings" ||
-    { fail "the kiosk session's man page warnings:"; cat "$out/man-warnings.txt" >&2; }
-  for word in /etc/default/loyalty-counter-kiosk LOYALTY_COUNTER_KIOSK_ARGS LOYALTY_COUNTER_BIN; do
-    grep -q -- "$word" <<<"$page" || fail "the kiosk session's man page does not document $word"
-  done
-else
-  fail "no usr/share/man/man1/loyalty-counter-kiosk-session.1.gz"
-fi
-doc=$root/usr/share/doc/loyalty-counter
-grep -q '^License: Expat' "$doc/copyright" 2>/dev/null && ok "copyright (Expat)" || fail "no copyright file"
-zcat "$doc/changelog.gz" 2>/dev/null | head -n1 | grep -q "^loyalty-counter ($version)" &&
-  ok "changelog for $version" || fail "no changelog for $version"
+}
+trap cleanup EXIT
+# A run that stopped half-way left the package installed: from the start.
+cleanup
+rm -rf "$out"
+mkdir -p "$out/keys/project" "$out/keys/stranger"
+chmod 700 "$out/keys/project" "$out/keys/stranger"
 
-# Debian's own checker: no error and no warning. Its infos (lintian -I) are in the README.
-if lintian --fail-on error,warning --tag-display-limit 0 "$deb" >"$out/lintian.txt" 2>&1; then
-  ok "lintian: no error, no warning"
-else
-  fail "lintian:"
-  grep -v 'root privileges' "$out/lintian.txt" >&2
-fi
+step "1. two versions of the package, $version and $next, for $url"
+export RELEASE_GNUPGHOME=$out/keys/project REPO_URL=$url
+for v in "$version" "$next"; do
+  scripts/release.sh deb "$v" >"$out/build-$v.log" 2>&1 || { tail -n 30 "$out/build-$v.log" >&2; die "the package $v did not build"; }
+  cp "target/release/bundle/deb/loyalty-counter_${v}_$arch.deb" "$out/"
+  ok "built loyalty-counter_${v}_$arch.deb"
+done
+first=$out/loyalty-counter_${version}_$arch.deb
+second=$out/loyalty-counter_${next}_$arch.deb
+scripts/package-check.sh "$first" >"$out/package-check.log" 2>&1 &&
+  ok "scripts/package-check.sh: $(tail -n1 "$out/package-check.log")" ||
+  { cat "$out/package-check.log" >&2; fail "the package's checks"; }
 
-# Each icon is the size its folder says.
-icons=0
-while IFS= read -r icon; do
-  icons=$((icons + 1))
-  folder=$(basename "$(dirname "$(dirname "$icon")")")   # e.g. 128x128 or 256x256@2
-  want=${folder%@*}
-  scale=1
-  [[ $folder == *@* ]] && scale=${folder#*@}
-  w=${want%x*}
-  want="$((w * scale))x$((w * scale))"
-  got=$(identify -format '%wx%h' "$icon")
-  [ "$got" = "$want" ] && ok "icon $folder is $got" || fail "icon $folder is $got, not $want"
-done < <(find "$root/usr/share/icons/hicolor" -name 'loyalty-counter.png' | sort)
-[ "$icons" -ge 2 ] || fail "only $icons icons in usr/share/icons/hicolor"
+step "2. published, and installed as the README says"
+scripts/release.sh publish "$out/repo" "$first" 2>&1 | sed 's/^/  /'
+python3 -m http.server "$repo_port" --bind 127.0.0.1 --directory "$out/repo/public" >"$out/repo-server.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 50); do curl -fs "$url/dists/stable/InRelease" >/dev/null && break; sleep 0.1; done
 
-# The installed binary, started as a shop would on a new machine: its own home, a
-# display (Xvfb), a D-Bus session. Ready when its window shows the Connect screen.
-home=$(mktemp -d "$PWD/$out/home.XXXX")
+apt_dir=$out/apt
+mkdir -p "$apt_dir/lists/partial" "$apt_dir/archives/partial" "$apt_dir/sources"
+: >"$apt_dir/sources.list"
+# The source the package installs is the one apt reads (through this link).
+ln -s /etc/apt/sources.list.d/loyalty-counter.sources "$apt_dir/sources/loyalty-counter.sources"
+cat >"$apt_dir/apt.conf" <<EOF
+Dir::Etc::SourceList "$apt_dir/sources.list";
+Dir::Etc::SourceParts "$apt_dir/sources";
+Dir::State::Lists "$apt_dir/lists";
+Dir::Cache::Archives "$apt_dir/archives";
+Dir::Cache::pkgcache "";
+Dir::Cache::srcpkgcache "";
+EOF
+export APT_CONFIG=$apt_dir/apt.conf DEBIAN_FRONTEND=noninteractive
+# The README's steps, word for word but for the address.
+curl -fsSL "$url/loyalty-counter.gpg" -o /usr/share/keyrings/loyalty-counter.gpg
+curl -fsSL "$url/loyalty-counter.sources" -o /etc/apt/sources.list.d/loyalty-counter.sources
+apt-get update -q >"$out/apt-update-1.log" 2>&1 || { cat "$out/apt-update-1.log" >&2; die "apt-get update"; }
+apt-get install -y -q loyalty-counter >"$out/apt-install.log" 2>&1 || { cat "$out/apt-install.log" >&2; die "apt-get install"; }
+installed() { dpkg-query -W -f='${Version}' loyalty-counter 2>/dev/null; }
+[ "$(installed)" = "$version" ] && ok "apt-get install: loyalty-counter $version" || fail "installed: $(installed)"
+dpkg-query -L loyalty-counter | grep -qx /etc/apt/sources.list.d/loyalty-counter.sources &&
+  ok "the package owns its apt source (the README's copy, the same, taken over without a question)" ||
+  fail "the package does not own /etc/apt/sources.list.d/loyalty-counter.sources"
+grep -q 'Signed-By: /usr/share/keyrings/loyalty-counter.gpg' /etc/apt/sources.list.d/loyalty-counter.sources &&
+  ok "its source is Signed-By /usr/share/keyrings/loyalty-counter.gpg" || fail "the source's Signed-By"
+! ls /etc/apt/trusted.gpg.d/ 2>/dev/null | grep -qi loyalty && ok "nothing in /etc/apt/trusted.gpg.d" ||
+  fail "a loyalty key in /etc/apt/trusted.gpg.d"
+apt-config dump | grep -q 'Unattended-Upgrade::Origins-Pattern:: "origin=Loyalty Counter' &&
+  ok "unattended-upgrades takes the repository's origin (apt-config dump)" ||
+  fail "no Origins-Pattern for Loyalty Counter in apt's configuration"
+[ "$(/usr/bin/loyalty-counter --version)" = "loyalty-counter $version" ] &&
+  ok "/usr/bin/loyalty-counter --version: $version" || fail "--version: $(/usr/bin/loyalty-counter --version)"
+
+step "3. the installed app, a kiosk, with visits queued while the service is down"
+home=$out/home
+mkdir -p "$home"
+in_home() {
+  HOME=$home XDG_DATA_HOME=$home/data XDG_CONFIG_HOME=$home/config XDG_CACHE_HOME=$home/cache "$@"
+}
+start_sandbox() {
+  target/debug/loyalty-sandbox --listen "127.0.0.1:$sandbox_port" --db "$out/sandbox.db" --control "$@" \
+    >"$out/sandbox.out" 2>>"$out/sandbox.log" &
+  sandbox=$!
+  for _ in $(seq 100); do grep -q '^listening on' "$out/sandbox.out" 2>/dev/null && return; sleep 0.1; done
+  die "the sandbox did not start"
+}
+start_sandbox --demo
+for _ in $(seq 50); do grep -q '^test key: ' "$out/sandbox.out" && break; sleep 0.1; done
+key=$(sed -n 's/^test key: //p' "$out/sandbox.out")
+in_home dbus-run-session -- target/debug/upgrade-till prepare "$home" "$root" "$key" 3 || die "upgrade-till prepare"
+kill -TERM "$sandbox"
+wait "$sandbox" || true
+in_home dbus-run-session -- target/debug/upgrade-till queue "$home" || die "upgrade-till queue"
+
 log=$out/app.log
-HOME=$home XDG_DATA_HOME=$home/data XDG_CONFIG_HOME=$home/config XDG_CACHE_HOME=$home/cache \
-  NO_AT_BRIDGE=1 WEBKIT_DISABLE_COMPOSITING_MODE=1 \
-  xvfb-run -a -s '-screen 0 1280x800x24' dbus-run-session -- bash -c '
-    "$1" 2>"$2" &
-    app=$!
-    for _ in $(seq 1 600); do
-      grep -q "first screen on display" "$2" && break
-      kill -0 "$app" 2>/dev/null || break
-      sleep 0.1
-    done
-    sleep 0.5
-    import -window root "$3" || true
-    kill "$app" 2>/dev/null || true
-    wait "$app" 2>/dev/null || true
-  ' _ "$binary" "$log" "$out/connect.png"
-if grep -q 'first screen on display.*screen=Connect' "$log"; then
-  ok "the installed app opened on Connect ($(grep -o 'first screen on display.*' "$log" | grep -o ' millis=[0-9]*' | head -n1)); screenshot $out/connect.png"
-else
-  fail "the installed app did not show Connect; its log:"
-  cat "$log" >&2
-fi
+in_home NO_AT_BRIDGE=1 WEBKIT_DISABLE_COMPOSITING_MODE=1 setsid xvfb-run -a -s '-screen 0 1280x800x24' \
+  dbus-run-session -- bash -c 'echo $$ >"$1"; exec /usr/bin/loyalty-counter --kiosk 2>"$2"' _ "$out/app.pid" "$log" &
+pids+=($!)
+for _ in $(seq 600); do grep -q 'first screen on display' "$log" 2>/dev/null && break; sleep 0.1; done
+app=$(cat "$out/app.pid")
+grep -q "Loyalty Counter started version=$version" "$log" && grep -q 'first screen on display.*screen=Kiosk' "$log" &&
+  ok "the installed app ($version, process $app) runs as a kiosk" ||
+  { cat "$log" >&2; die "the installed app did not open its kiosk"; }
 
-[ "$failures" = 0 ] && echo "bundle: $deb ($(du -h "$deb" | cut -f1)) installs and runs" || exit 1
+step "4. the second version, in the repository re-signed by another key: refused"
+RELEASE_GNUPGHOME=$out/keys/stranger scripts/release.sh publish "$out/repo" "$second" >"$out/publish-stranger.log" 2>&1
+if apt-get update -q >"$out/apt-update-stranger.log" 2>&1 && ! grep -qE 'NO_PUBKEY|not signed|signatures were invalid|could not be verified' "$out/apt-update-stranger.log"; then
+  fail "apt-get update took the repository signed by another key"
+else
+  ok "apt-get update refuses it: $(grep -oE 'NO_PUBKEY [0-9A-F]+|signatures couldn.t be verified|is not signed' "$out/apt-update-stranger.log" | head -n1)"
+fi
+unattended-upgrade >"$out/unattended-stranger.log" 2>&1 || true
+[ "$(installed)" = "$version" ] && ok "nothing upgraded: $version still installed" || fail "upgraded to $(installed) from a repository signed by another key"
+
+step "5. the second version signed by the project's key: unattended-upgrade, and the app restarts itself"
+scripts/release.sh publish "$out/repo" "$second" >"$out/publish-2.log" 2>&1
+apt-get update -q >"$out/apt-update-2.log" 2>&1 || { cat "$out/apt-update-2.log" >&2; die "apt-get update"; }
+# When dpkg puts the new binary in place (by rename: another inode), seen from here.
+old_inode=$(stat -c %i /usr/bin/loyalty-counter)
+(
+  while [ "$(stat -c %i /usr/bin/loyalty-counter 2>/dev/null || echo "$old_inode")" = "$old_inode" ]; do sleep 0.05; done
+  date +%s.%N >"$out/replaced-at"
+) &
+watcher=$!
+unattended-upgrade -v >"$out/unattended.log" 2>&1 || { cat "$out/unattended.log" >&2; fail "unattended-upgrade"; }
+[ "$(installed)" = "$next" ] && ok "unattended-upgrade installed $next" ||
+  { cat "$out/unattended.log" >&2; die "unattended-upgrade left $(installed)"; }
+for _ in $(seq 1200); do
+  [ "$(grep -c 'first screen on display' "$log")" -ge 2 ] && break
+  sleep 0.05
+done
+restarted=$(date +%s.%N)
+wait "$watcher" 2>/dev/null || true
+upgraded=$(cat "$out/replaced-at")
+grep -q 'an update is installed' "$log" && grep -q "restarting into the update version=$next" "$log" &&
+  grep -q "Loyalty Counter started version=$next" "$log" ||
+  { cat "$log" >&2; die "the app did not restart into $next"; }
+[ "$(grep 'first screen on display' "$log" | tail -n1 | grep -o 'screen=[A-Za-z]*')" = screen=Kiosk ] &&
+  ok "back as a kiosk" || fail "not a kiosk after the restart: $(grep 'first screen on display' "$log" | tail -n1)"
+[ "$(readlink "/proc/$app/exe")" = /usr/bin/loyalty-counter ] &&
+  ok "the same process ($app) now runs the new /usr/bin/loyalty-counter, --kiosk: $(tr '\0' ' ' <"/proc/$app/cmdline")" ||
+  fail "process $app runs $(readlink "/proc/$app/exe" 2>/dev/null || echo nothing)"
+delay=$(awk -v a="$upgraded" -v b="$restarted" 'BEGIN { printf "%.1f", b - a }')
+ok "restarted into $next, its kiosk on screen, $delay s after dpkg put the new binary in place"
+start_sandbox
+for _ in $(seq 300); do
+  in_home target/debug/upgrade-till served "$home" "$root" "$key" >/dev/null 2>&1 && break
+  sleep 0.2
+done
+in_home target/debug/upgrade-till served "$home" "$root" "$key" || fail "the queued visits did not reach the service"
+kill -TERM "$app"
+for _ in $(seq 100); do kill -0 "$app" 2>/dev/null || break; sleep 0.1; done
+kill -KILL "$app" 2>/dev/null || true
+in_home dbus-run-session -- target/debug/upgrade-till check "$home" "$root" "$key" || fail "upgrade-till check"
+kill -TERM "$sandbox"
+wait "$sandbox" || true
+
+step "6. the first version offered again: a downgrade, refused"
+reprepro --silent -b "$out/repo" --outdir "$out/repo/public" remove stable loyalty-counter
+scripts/release.sh publish "$out/repo" "$first" >"$out/publish-3.log" 2>&1
+apt-get update -q >"$out/apt-update-3.log" 2>&1 || { cat "$out/apt-update-3.log" >&2; die "apt-get update"; }
+unattended-upgrade >"$out/unattended-3.log" 2>&1 || true
+apt-get install -y -q loyalty-counter >"$out/apt-install-3.log" 2>&1 || true
+[ "$(installed)" = "$next" ] && ok "apt keeps $next with only $version offered" || fail "downgraded to $(installed)"
+
+step "7. purged: its source, keyring and drop-in go"
+apt-get purge -y -q loyalty-counter >"$out/apt-purge.log" 2>&1 || { cat "$out/apt-purge.log" >&2; fail "apt-get purge"; }
+for file in /etc/apt/sources.list.d/loyalty-counter.sources /usr/share/keyrings/loyalty-counter.gpg \
+  /etc/apt/apt.conf.d/51loyalty-counter-unattended-upgrades /usr/bin/loyalty-counter; do
+  [ ! -e "$file" ] || fail "$file is left after the purge"
+done
+ok "nothing of the package left"
+
+echo
+[ "$failures" = 0 ] && echo "bundle-test: $version installed from the signed repository, upgraded to $next by unattended-upgrade, the running kiosk restarted into it in $delay s, its queue sent once" ||
+  { echo "bundle-test: $failures failures" >&2; exit 1; }

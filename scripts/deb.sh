@@ -10,18 +10,31 @@
 # - Depends computed from the binary's shared libraries by dpkg-shlibdeps (the C library
 #   included), then the packages src-tauri/tauri.conf.json's `depends` names (the font
 #   the page names; cage and Xwayland for the kiosk session), in place of Tauri's line;
+# - the project's apt repository, where the till's updates come from: its source in
+#   deb822 form (/etc/apt/sources.list.d/loyalty-counter.sources, a conffile, naming
+#   REPO_URL) trusted by the project's key alone (Signed-By its own keyring,
+#   /usr/share/keyrings/loyalty-counter.gpg: never apt-key, never the global keyring),
+#   and a drop-in for unattended-upgrades, so that a till whose shop runs it keeps
+#   itself current (/etc/apt/apt.conf.d/51loyalty-counter-unattended-upgrades);
 # - files owned by root, modes 0644/0755 (the app and the kiosk session's script
-#   executable), md5sums and Installed-Size recomputed.
+#   executable), md5sums (of all but the conffiles) and Installed-Size recomputed.
 #
 # Tauri's bundler has no setting for these; what it has a setting for (maintainer,
 # section, long description, the desktop entry's text, the kiosk session's files) is set
 # in src-tauri.
 #
-#   scripts/deb.sh        (after `tauri build --bundles deb`; `make bundle` runs both)
+#   KEYRING=FILE [REPO_URL=URL] [LOYALTY_COUNTER_VERSION=V] scripts/deb.sh
+#
+# after `tauri build --bundles deb` (scripts/release.sh runs both): KEYRING is the
+# project's public key (binary, as `gpg --export` writes it), REPO_URL the repository
+# (default https://apt.loyaltycounter.app), the version the one Tauri built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n1)
+version=${LOYALTY_COUNTER_VERSION:-$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n1)}
+repo_url=${REPO_URL:-https://apt.loyaltycounter.app}
+keyring=${KEYRING:-}
+[ -f "$keyring" ] || { echo "KEYRING names no file (the project's public key): ${keyring:-unset}" >&2; exit 1; }
 arch=$(dpkg --print-architecture)
 id=app.loyaltycounter.desktop
 dir=target/release/bundle/deb
@@ -42,6 +55,15 @@ install -d "$root/usr/share/man/man1"
 for page in loyalty-counter loyalty-counter-kiosk-session; do
   gzip -9n <"packaging/$page.1" >"$root/usr/share/man/man1/$page.1.gz"
 done
+
+# The project's repository, its key, and unattended-upgrades' drop-in.
+install -Dm644 "$keyring" "$root/usr/share/keyrings/loyalty-counter.gpg"
+install -d "$root/etc/apt/sources.list.d" "$root/etc/apt/apt.conf.d"
+sed "s|@REPO_URL@|$repo_url|" packaging/apt/loyalty-counter.sources.in \
+  >"$root/etc/apt/sources.list.d/loyalty-counter.sources"
+install -m644 packaging/apt/51loyalty-counter-unattended-upgrades "$root/etc/apt/apt.conf.d/"
+install -Dm644 packaging/apt/lintian-overrides "$root/usr/share/lintian/overrides/loyalty-counter"
+(cd "$root" && find etc -type f -printf '/%p\n' | sort) >"$root/DEBIAN/conffiles"
 
 # dpkg-shlibdeps reads the package's name from a debian/control of its own.
 mkdir -p "$stage/debian"
@@ -67,8 +89,8 @@ find "$root" -path "$root/DEBIAN" -prune -o -type d -exec chmod 0755 {} + -o -ty
 session=$root/usr/bin/loyalty-counter-kiosk-session
 [ -f "$session" ] || { echo "no usr/bin/loyalty-counter-kiosk-session: tauri.conf.json's files?" >&2; exit 1; }
 chmod 0755 "$binary" "$session"
-(cd "$root" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | sort -z | xargs -0 md5sum) >"$root/DEBIAN/md5sums"
-chmod 0644 "$root/DEBIAN/md5sums" "$control"
+(cd "$root" && find . \( -path ./DEBIAN -o -path ./etc \) -prune -o -type f -printf '%P\0' | sort -z | xargs -0 md5sum) >"$root/DEBIAN/md5sums"
+chmod 0644 "$root/DEBIAN/md5sums" "$root/DEBIAN/conffiles" "$control"
 
 dpkg-deb --root-owner-group -Zgzip -z9 --build "$root" "$deb" >/dev/null
 rm -f "$from"

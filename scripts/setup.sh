@@ -4,7 +4,8 @@
 #
 #   scripts/setup.sh build   what `make demo` needs
 #   scripts/setup.sh test    that, plus what the tests need
-#   scripts/setup.sh bundle  that, plus Debian's checkers for the package
+#   scripts/setup.sh bundle  that, plus Debian's checkers for the package and the apt
+#                            repository's tools (reprepro, gnupg, unattended-upgrades)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,7 +14,8 @@ need=${1:-build}
 build_packages=(libwebkit2gtk-4.1-dev build-essential file pkg-config libxdo-dev libssl-dev libdbus-1-dev
   cmake libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-plugins-good
   libayatana-appindicator3-dev librsvg2-dev)
-bundle_packages=(lintian appstream desktop-file-utils man-db dpkg-dev)
+bundle_packages=(lintian appstream desktop-file-utils man-db dpkg-dev gnupg reprepro curl unattended-upgrades
+  fonts-dejavu-core gstreamer1.0-plugins-base)
 test_packages=(xvfb xauth webkit2gtk-driver dbus dbus-x11 imagemagick xdotool x11-xkb-utils openbox wmctrl python3-venv gnome-keyring
   cage xwayland)
 

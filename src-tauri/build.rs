@@ -23,6 +23,13 @@ struct Command {
 }
 
 fn main() {
+    // The version the app says it is: the package's, when a release names one.
+    println!("cargo:rerun-if-env-changed=LOYALTY_COUNTER_VERSION");
+    let version = std::env::var("LOYALTY_COUNTER_VERSION")
+        .ok()
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| std::env::var("CARGO_PKG_VERSION").expect("cargo sets it"));
+    println!("cargo:rustc-env=LOYALTY_COUNTER_VERSION={version}");
     let commands = read_commands(Path::new("src/commands"));
     write_table(&commands);
     println!("cargo:rerun-if-changed=src/commands");

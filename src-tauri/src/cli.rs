@@ -4,6 +4,10 @@
 
 use clap::Parser;
 
+/// The app's version: its package's (`LOYALTY_COUNTER_VERSION` at build time, which
+/// `make release` sets), else the crate's.
+pub const VERSION: &str = env!("LOYALTY_COUNTER_VERSION");
+
 /// The longest a kiosk may wait untouched before it goes home, in seconds.
 const LONGEST_KIOSK_IDLE: i64 = 3600;
 
@@ -12,7 +16,7 @@ const LONGEST_KIOSK_IDLE: i64 = 3600;
 #[derive(Debug, Clone, PartialEq, Eq, Parser)]
 #[command(
     name = "loyalty-counter",
-    version,
+    version = VERSION,
     about = "The counter of a shop's loyalty-card and gift-card programme",
     long_about = "Loyalty Counter: cashiers scan loyalty cards and take gift-card \
         payments, managers issue gift cards and send messages, and a tablet can run it as \

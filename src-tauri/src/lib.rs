@@ -18,7 +18,8 @@
 //!    build without it; the command line's tasks without a window).
 //! 1. `error`, `cli`, `mailbox`: a command's error, the command line, each window's
 //!    mailbox of events.
-//! 2. `camera`, `till`: the camera a screen opened, the open till.
+//! 2. `camera`, `till`, `update`: the camera a screen opened, the open till, an update
+//!    installed under the app.
 //! 3. `commands`: the commands, thin adapters over the core.
 //! 4. `command_table`: every command's handler and arguments, read by `build.rs`.
 //! 5. `door`, `command_lists`: the door every call comes through; the lists' test.
@@ -57,6 +58,7 @@ mod mailbox;
 mod strict;
 mod till;
 mod trouble;
+mod update;
 mod views;
 mod windowless;
 
@@ -107,18 +109,20 @@ pub fn run(cli: Cli) {
         .plugin(tauri_plugin_dialog::init())
         .setup(move |app| {
             let log_dir = app.path().app_log_dir()?;
-            // The guard flushes the file writer when dropped: keep it for the app's life.
-            app.manage(logging::init(&log_dir)?);
+            logging::init(&log_dir)?;
             tracing::info!(millis = started.millis(), "setting up");
             app.manage(started);
             if let Some(listener) = first {
                 let handle = app.handle().clone();
                 instance::answer(listener, move || focus_main_window(&handle))?;
             }
-            tracing::info!(
-                version = env!("CARGO_PKG_VERSION"),
-                "Loyalty Counter started"
-            );
+            tracing::info!(version = cli::VERSION, "Loyalty Counter started");
+            // Updates installed under the app are restarted into between customers.
+            app.manage(update::Updates::new(
+                std::env::current_exe().ok(),
+                std::env::args_os().skip(1).collect(),
+            ));
+            update::watch(app.handle());
             // The window first (`create: false` in tauri.conf.json), hidden until its page
             // has built its first screen (below), and nothing after it that blocks. The
             // till opens meanwhile, in the background; the page's calls wait for it.

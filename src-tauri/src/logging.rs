@@ -17,15 +17,15 @@ use tracing_subscriber::{fmt, layer::SubscriberExt, util::SubscriberInitExt};
 /// a minute.
 const LINES_WAITING_AT_MOST: usize = 1_024;
 
-/// Keeps the log file writer alive; dropping it flushes what is left.
-#[derive(Debug)]
-pub struct LogGuard(#[allow(dead_code)] WorkerGuard);
+/// Keeps the log file's writer alive until [`flush`]: dropping it writes out what is
+/// left.
+static FILE_WRITER: std::sync::Mutex<Option<WorkerGuard>> = std::sync::Mutex::new(None);
 
 /// Installs the global subscriber and a panic hook that logs panics.
 ///
 /// The levels come from `RUST_LOG` ("warn,counter_core=debug": a level, and a level for
 /// each target) and default to `info` for the app's crates.
-pub fn init(log_dir: &Path) -> Result<LogGuard, Box<dyn std::error::Error>> {
+pub fn init(log_dir: &Path) -> Result<(), Box<dyn std::error::Error>> {
     // The logs are the till's user's alone, as its data are.
     counter_core::private::dir(log_dir)?;
     let file = tracing_appender::rolling::Builder::new()
@@ -55,7 +55,14 @@ pub fn init(log_dir: &Path) -> Result<LogGuard, Box<dyn std::error::Error>> {
         tracing::error!(panic = %info, "the app panicked");
         default_hook(info);
     }));
-    Ok(LogGuard(guard))
+    *FILE_WRITER.lock().unwrap_or_else(|p| p.into_inner()) = Some(guard);
+    Ok(())
+}
+
+/// Writes out what waits for the log file, and stops writing to it (the process is
+/// about to be replaced: `crate::update`); standard error still hears the rest.
+pub fn flush() {
+    drop(FILE_WRITER.lock().unwrap_or_else(|p| p.into_inner()).take());
 }
 
 /// The levels `RUST_LOG` sets, or `default` when it is unset or not a list of levels.

@@ -51,6 +51,8 @@ pub enum PageEvent {
     Core(CoreEvent),
     /// The camera this window opened.
     Camera(CameraSight),
+    /// An update was installed (`crate::update`).
+    Update(crate::views::UpdateState),
 }
 
 impl PageEvent {

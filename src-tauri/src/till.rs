@@ -149,6 +149,15 @@ impl Till {
         RwLockReadGuard::map(self.session.read().await, |s| s.as_ref().expect(OPENED))
     }
 
+    /// Runs `then` once no call is under way and no write is being sent, none starting
+    /// until it returns: the moment the process is replaced by an update's
+    /// (`crate::update`). Everything the till keeps is in its file by then.
+    pub async fn hold_for_restart<T>(&self, then: impl FnOnce() -> T) -> T {
+        let session = self.session_mut().await;
+        let _held = session.counter.hold_for_restart().await;
+        then()
+    }
+
     /// The current session, to change or replace.
     async fn session_mut(&self) -> RwLockMappedWriteGuard<'_, Session> {
         RwLockWriteGuard::map(self.session.write().await, |s| s.as_mut().expect(OPENED))

@@ -121,7 +121,13 @@ impl App {
     /// open, the owner's.
     pub fn fresh_home(name: &str) -> Result<PathBuf> {
         let home = Self::empty_home(name)?;
-        let data = data_dir_in(&home);
+        Self::fresh_home_in(&home)?;
+        Ok(home)
+    }
+
+    /// [`App::fresh_home`] in the home folder `home` (the app's data folder made in it).
+    pub fn fresh_home_in(home: &Path) -> Result<()> {
+        let data = data_dir_in(home);
         // As the app makes its folders: its user's alone.
         for folder in [data.clone(), data.join("demo")] {
             counter_core::private::dir(&folder)?;
@@ -141,7 +147,7 @@ impl App {
             // The day's shift is open, as in a shop at work: no offer of one at sign-in.
             counter_core::shifts::open(&db, counter_core::ids::PersonId(1), now)?;
         }
-        Ok(home)
+        Ok(())
     }
 
     /// An empty home folder for the test `name`.

@@ -46,10 +46,10 @@
 //! each other one way only (`crates/layers` checks it in `make lint`). Bottom to top:
 //!
 //! 0. `clock`, `ids`, `kinds`, `keys`, `zoom`, `language`, `lock`, `secrets`,
-//!    `optional_decimal`, `roles`, `private`: leaves (time, ids, the API's kinds,
-//!    keyboard layouts, zoom, the till's languages, the one-copy lock, the key in the
-//!    keychain, a decimal kept as text, what each role may do, files only the till's
-//!    user reads).
+//!    `optional_decimal`, `roles`, `private`, [`update`]: leaves (time, ids, the API's
+//!    kinds, keyboard layouts, zoom, the till's languages, the one-copy lock, the key in
+//!    the keychain, a decimal kept as text, what each role may do, files only the till's
+//!    user reads, the app's binary upgraded under it).
 //! 1. `db`, `pin`, `people`, `roster_file`, `config`: the till's SQLite file and its
 //!    migrations, each person's PIN, the roster, the roster signed for the shop's other
 //!    tills, what the shell sets.
@@ -118,6 +118,7 @@ pub mod shifts;
 mod sync;
 pub mod tallies;
 pub mod trouble;
+pub mod update;
 pub mod views;
 pub mod zoom;
 
@@ -129,7 +130,7 @@ pub use counter::{
     EnrolOutcome, Enrolment, Figure, FigureName, Figures, FiguresPeriod, FreshCard, GiftCardIssue,
     GiftCardRead, InsufficientBalance, IssueChoices, IssuedCard, ItemChoices, KioskStart,
     MANAGER_IDLE, MAX_FIGURE_DAYS, MAX_UNUSUAL_SCANS, MessageAudience, MessageDraft,
-    MessagePreview, PaymentOutcome, PinFor, Place, Progress, RepeatVisit, SampleCard,
+    MessagePreview, PaymentOutcome, PinFor, Place, Progress, RepeatVisit, RestartHold, SampleCard,
     SampleCardKind, SampleGiftCard, SampleGiftKind, Samples, ScanFound, ScanOutcome,
     ScheduledMessage, ScheduledState, SeatView, ShiftStatus, ShiftView, TillPlaces,
     UnusualActivity, UnusualCard, XReport, ZSummary, ZView,

@@ -133,6 +133,8 @@ actions! {
     Opening: Open,
     /// What the page hears.
     PageEvents: Open,
+    /// Whether an update waits, and the restart into it between customers.
+    UpdateMoment: Open,
     /// The zoom.
     Zoom: Open,
     /// The queue's counts for the status bar.

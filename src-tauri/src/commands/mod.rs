@@ -493,6 +493,7 @@ pub mod people;
 pub mod receipts;
 pub mod scanner;
 pub mod shifts;
+pub mod update;
 
 /// What a file chosen in the system's dialog is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

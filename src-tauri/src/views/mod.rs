@@ -14,7 +14,7 @@ pub use counter::{CardPanel, FreshCardView, ScanRead, ScanReply};
 pub use gift_cards::{GiftCardPanel, Issued, NotEnough, Paid};
 pub use messages::SentMessage;
 pub use queue::QueueItemView;
-pub use status::{CoreEvent, QueueStatus};
+pub use status::{CoreEvent, QueueStatus, UpdateState};
 
 /// Where generated types go.
 macro_rules! exported {

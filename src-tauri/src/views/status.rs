@@ -134,3 +134,24 @@ impl From<Event> for CoreEvent {
         }
     }
 }
+
+exported! {
+/// Whether an update waits, as the status bar shows it.
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum UpdateState {
+    /// The app runs the version installed.
+    Current,
+    /// Another version is installed: the till restarts into it between customers.
+    Waiting {
+        /// Its version.
+        version: String,
+        /// Why not yet, when the page asked.
+        busy: Option<counter_core::update::Busy>,
+    },
+    /// The till is restarting into it now.
+    Restarting {
+        /// Its version.
+        version: String,
+    },
+}
+}

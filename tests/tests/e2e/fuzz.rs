@@ -613,6 +613,14 @@ fn table() -> BTreeMap<&'static str, Vec<Argument>> {
         // Every call of it here is malformed: a well-formed one waits for the page's next
         // event, and the page's own call takes its place at once (the mailbox's newest ask).
         ("page_events", vec![]),
+        (
+            "update_moment",
+            vec![arg(
+                "page",
+                Object,
+                json!({"customerOpen": false, "dialogOpen": false, "typing": false, "untouchedMs": 0}),
+            )],
+        ),
         ("monitors", vec![]),
         ("customer_display", vec![]),
         (

@@ -64,6 +64,7 @@ mod seat;
 mod shift_check;
 mod shifts;
 mod unusual;
+mod updates;
 
 pub use crate::config::MANAGER_IDLE;
 pub use crate::customer_display::{CustomerDisplay, CustomerScreen};
@@ -89,6 +90,7 @@ pub use scans::{CardOffer, FreshCard, RepeatVisit, ScanFound, ScanOutcome};
 pub use seat::{Credential, PinFor, SeatView};
 pub use shifts::{ShiftStatus, ShiftView, XReport, ZSummary, ZView};
 pub use unusual::{MAX_UNUSUAL_SCANS, UnusualActivity, UnusualCard};
+pub use updates::RestartHold;
 
 /// What the key is, as the UI shows it after connecting.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

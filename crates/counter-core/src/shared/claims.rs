@@ -146,4 +146,13 @@ impl Core {
             .unwrap_or_else(|p| p.into_inner())
             .contains(&id)
     }
+
+    /// Whether a cashier's call is sending a write itself now.
+    pub(crate) fn any_claimed(&self) -> bool {
+        !self
+            .claimed
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .is_empty()
+    }
 }

@@ -24,6 +24,7 @@ mod promises;
 mod scans;
 mod shift_runs;
 mod shifts;
+mod updates;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

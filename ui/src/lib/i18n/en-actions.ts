@@ -8,6 +8,7 @@ export const actionWords: Record<Action, string> = {
   app_info: 'Read what the app is',
   opening: 'Open the till',
   page_events: 'Hear the till’s events',
+  update_moment: 'Ask whether an update waits (the till restarts into it between customers)',
   zoom: 'Zoom',
   queue_status: 'Show the queue’s counts',
   customer_screen: 'The customer’s screen',

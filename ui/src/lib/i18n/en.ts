@@ -222,6 +222,8 @@ const words = {
   demo_reset: 'Reset the demo',
   demo_reset_ask: 'Everything done in the demo will be gone. Reset it?',
   demo_reset_yes: 'Yes, reset the demo',
+  update_waiting: 'Update {version} installed: the till restarts into it between customers',
+  update_restarting: 'Restarting into update {version}…',
   demo_was_reset: 'The demo is back as it was at first.',
   demo_reset_hint: 'Puts the demo business back as it was at first: its customers, scans, gift cards and this demo till’s queue.',
   not_allowed_not_in_the_demo: 'Only the built-in demo offers this.',

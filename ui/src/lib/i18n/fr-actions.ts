@@ -7,6 +7,7 @@ export const actionWords: Record<Action, string> = {
   app_info: 'Lire la version de l’app',
   opening: 'Ouvrir la caisse',
   page_events: 'Écouter les évènements de la caisse',
+  update_moment: 'Demander si une mise à jour attend (la caisse redémarre dessus entre deux clients)',
   zoom: 'Zoom',
   queue_status: 'Afficher les compteurs de la file',
   customer_screen: 'L’écran client',

@@ -220,6 +220,8 @@ const words: Record<Key, Entry> = {
   sample_gift_nearly_empty: 'presque épuisée',
   demo_reset_ask: 'Tout ce qui a été fait dans la démo sera effacé. La réinitialiser ?',
   demo_reset_yes: 'Oui, réinitialiser la démo',
+  update_waiting: 'Mise à jour {version} installée : la caisse redémarre entre deux clients',
+  update_restarting: 'Redémarrage sur la mise à jour {version}…',
   demo_was_reset: 'La démo est revenue à son état de départ.',
   demo_reset: 'Réinitialiser la démo',
   demo_reset_hint: 'Remet le commerce de démonstration comme au début : ses clients, passages, cartes cadeaux et la file d’attente de cette caisse de démo.',

@@ -7,6 +7,7 @@ import { call } from './call';
 import type { CameraSight } from './bindings/CameraSight';
 import type { CoreEvent } from './bindings/CoreEvent';
 import type { PageEvent } from './bindings/PageEvent';
+import type { UpdateState } from './bindings/UpdateState';
 
 /** Stops a listener. */
 export type Unlisten = () => void;
@@ -17,6 +18,7 @@ export const RETRY_MS = 500;
 const listeners = {
   core: new Set<(event: CoreEvent) => void>(),
   camera: new Set<(sight: CameraSight) => void>(),
+  update: new Set<(state: UpdateState) => void>(),
 };
 let asking = false;
 
@@ -28,6 +30,11 @@ export function onCoreEvent(handler: (event: CoreEvent) => void): Promise<Unlist
 /** Listens to what this window's camera sees. */
 export function onCamera(handler: (sight: CameraSight) => void): Promise<Unlisten> {
   return Promise.resolve(listen(listeners.camera, handler));
+}
+
+/** Listens for an update installed under the app (src-tauri/src/update.rs). */
+export function onUpdate(handler: (state: UpdateState) => void): Promise<Unlisten> {
+  return Promise.resolve(listen(listeners.update, handler));
 }
 
 function listen<T>(set: Set<(value: T) => void>, handler: (value: T) => void): Unlisten {
@@ -58,6 +65,7 @@ async function ask(): Promise<never> {
     if (empty >= 2) await pause();
     for (const event of events) {
       if (event.from === 'core') tell(listeners.core, event.event);
+      else if (event.from === 'update') tell(listeners.update, event.event);
       else tell(listeners.camera, event.event);
     }
   }

@@ -4,6 +4,8 @@ import { call, toCommandError } from './call';
 export * from './people';
 export * from './shifts';
 import type { KeyPress } from './bindings/KeyPress';
+import type { PageAtRest } from './bindings/PageAtRest';
+import type { UpdateState } from './bindings/UpdateState';
 import type { Abilities } from './bindings/Abilities';
 import type { CustomerDisplay } from './bindings/CustomerDisplay';
 import type { CustomerScreen } from './bindings/CustomerScreen';
@@ -132,6 +134,8 @@ import type { RosterImported } from './bindings/RosterImported';
 
 export type {
   RosterExported,
+  PageAtRest,
+  UpdateState,
   RosterImported,
   BadgeMade,
   Action,
@@ -582,3 +586,12 @@ export { toCommandError };
 export * from './receipts';
 export * from './camera';
 export * from './events';
+
+/**
+ * Whether an update waits; told how the page is (a dialog open, something typed, when
+ * it was last touched), the till restarts into it when the counter is between
+ * customers (the answer then says so, just before).
+ */
+export function updateMoment(page: PageAtRest): Promise<UpdateState> {
+  return call<UpdateState>('update_moment', { page });
+}
