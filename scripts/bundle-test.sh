@@ -22,7 +22,8 @@
 # through APT_CONFIG): nothing else on the machine is upgraded. Everything it started
 # is stopped, and the package purged, however it ends.
 #
-#   scripts/bundle-test.sh        (`make bundle-test`, after `make build`)
+#   scripts/bundle-test.sh        (`make bundle-test`, after `make build`;
+#                                  BUNDLE_TEST_REUSE=1: the last run's packages again)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ "$(id -u)" = 0 ] || { echo "bundle-test: run it as root: it installs the package with apt" >&2; exit 1; }
@@ -45,6 +46,8 @@ die() { echo "FAIL: $*" >&2; exit 1; }
 pids=()
 cleanup() {
   for pid in "${pids[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true; done
+  [ -f "$out/app.pid" ] && kill -KILL "$(cat "$out/app.pid")" 2>/dev/null || true
+  pkill -f "^target/debug/loyalty-sandbox --listen 127.0.0.1:$sandbox_port" 2>/dev/null || true
   if dpkg-query -W -f='${Status}' loyalty-counter 2>/dev/null | grep -q installed; then
     env -u APT_CONFIG DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq loyalty-counter >/dev/null 2>&1 || true
   fi
@@ -54,15 +57,25 @@ cleanup() {
   done
 }
 trap cleanup EXIT
-# A run that stopped half-way left the package installed: from the start.
+# A run that stopped half-way left the package installed: from the start. (With
+# BUNDLE_TEST_REUSE=1, the packages and the key of the last run are used again: for
+# working on this script.)
 cleanup
-rm -rf "$out"
+if [ "${BUNDLE_TEST_REUSE:-}" = 1 ]; then
+  find "$out" -mindepth 1 -maxdepth 1 ! -name '*.deb' ! -name keys -exec rm -rf {} +
+else
+  rm -rf "$out"
+fi
 mkdir -p "$out/keys/project" "$out/keys/stranger"
 chmod 700 "$out/keys/project" "$out/keys/stranger"
 
 step "1. two versions of the package, $version and $next, for $url"
 export RELEASE_GNUPGHOME=$out/keys/project REPO_URL=$url
 for v in "$version" "$next"; do
+  if [ "${BUNDLE_TEST_REUSE:-}" = 1 ] && [ -f "$out/loyalty-counter_${v}_$arch.deb" ]; then
+    ok "loyalty-counter_${v}_$arch.deb of the last run (BUNDLE_TEST_REUSE=1)"
+    continue
+  fi
   scripts/release.sh deb "$v" >"$out/build-$v.log" 2>&1 || { tail -n 30 "$out/build-$v.log" >&2; die "the package $v did not build"; }
   cp "target/release/bundle/deb/loyalty-counter_${v}_$arch.deb" "$out/"
   ok "built loyalty-counter_${v}_$arch.deb"
@@ -135,12 +148,14 @@ wait "$sandbox" || true
 in_home dbus-run-session -- target/debug/upgrade-till queue "$home" || die "upgrade-till queue"
 
 log=$out/app.log
-in_home NO_AT_BRIDGE=1 WEBKIT_DISABLE_COMPOSITING_MODE=1 setsid xvfb-run -a -s '-screen 0 1280x800x24' \
+# Its own session (setsid): ended whole, Xvfb and the app, however the test ends.
+env HOME="$home" XDG_DATA_HOME="$home/data" XDG_CONFIG_HOME="$home/config" XDG_CACHE_HOME="$home/cache" \
+  NO_AT_BRIDGE=1 WEBKIT_DISABLE_COMPOSITING_MODE=1 setsid xvfb-run -a -s '-screen 0 1280x800x24' \
   dbus-run-session -- bash -c 'echo $$ >"$1"; exec /usr/bin/loyalty-counter --kiosk 2>"$2"' _ "$out/app.pid" "$log" &
 pids+=($!)
 for _ in $(seq 600); do grep -q 'first screen on display' "$log" 2>/dev/null && break; sleep 0.1; done
 app=$(cat "$out/app.pid")
-grep -q "Loyalty Counter started version=$version" "$log" && grep -q 'first screen on display.*screen=Kiosk' "$log" &&
+grep -qE "Loyalty Counter started version=\"?$version\"?$" "$log" && grep -q 'first screen on display.*screen=Kiosk' "$log" &&
   ok "the installed app ($version, process $app) runs as a kiosk" ||
   { cat "$log" >&2; die "the installed app did not open its kiosk"; }
 
@@ -174,8 +189,8 @@ done
 restarted=$(date +%s.%N)
 wait "$watcher" 2>/dev/null || true
 upgraded=$(cat "$out/replaced-at")
-grep -q 'an update is installed' "$log" && grep -q "restarting into the update version=$next" "$log" &&
-  grep -q "Loyalty Counter started version=$next" "$log" ||
+grep -q 'an update is installed' "$log" && grep -qE "restarting into the update version=\"?$next\"?$" "$log" &&
+  grep -qE "Loyalty Counter started version=\"?$next\"?$" "$log" ||
   { cat "$log" >&2; die "the app did not restart into $next"; }
 [ "$(grep 'first screen on display' "$log" | tail -n1 | grep -o 'screen=[A-Za-z]*')" = screen=Kiosk ] &&
   ok "back as a kiosk" || fail "not a kiosk after the restart: $(grep 'first screen on display' "$log" | tail -n1)"
@@ -198,9 +213,11 @@ kill -TERM "$sandbox"
 wait "$sandbox" || true
 
 step "6. the first version offered again: a downgrade, refused"
-reprepro --silent -b "$out/repo" --outdir "$out/repo/public" remove stable loyalty-counter
+GNUPGHOME=$RELEASE_GNUPGHOME reprepro --silent -b "$out/repo" --outdir "$out/repo/public" remove stable loyalty-counter
 scripts/release.sh publish "$out/repo" "$first" >"$out/publish-3.log" 2>&1
 apt-get update -q >"$out/apt-update-3.log" 2>&1 || { cat "$out/apt-update-3.log" >&2; die "apt-get update"; }
+apt-cache policy loyalty-counter | grep -qE "^ +$version 500" &&
+  ok "the repository offers $version alone" || fail "the repository does not offer $version: $(apt-cache policy loyalty-counter)"
 unattended-upgrade >"$out/unattended-3.log" 2>&1 || true
 apt-get install -y -q loyalty-counter >"$out/apt-install-3.log" 2>&1 || true
 [ "$(installed)" = "$next" ] && ok "apt keeps $next with only $version offered" || fail "downgraded to $(installed)"

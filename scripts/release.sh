@@ -81,6 +81,9 @@ publish() {
   for package in "$@"; do
     reprepro --silent -b "$repo" --outdir "$repo/public" includedeb stable "$package"
   done
+  # Signed again whatever changed (a package already there is not added twice, and a
+  # repository signed before with another key is signed with this one).
+  reprepro --silent -b "$repo" --outdir "$repo/public" export stable
   # What the README's install steps fetch first: the key and the source, beside the
   # repository they name.
   export_keyring "$key" "$repo/public/loyalty-counter.gpg"

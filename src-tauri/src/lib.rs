@@ -116,7 +116,7 @@ pub fn run(cli: Cli) {
                 let handle = app.handle().clone();
                 instance::answer(listener, move || focus_main_window(&handle))?;
             }
-            tracing::info!(version = cli::VERSION, "Loyalty Counter started");
+            tracing::info!(version = %cli::VERSION, "Loyalty Counter started");
             // Updates installed under the app are restarted into between customers.
             app.manage(update::Updates::new(
                 std::env::current_exe().ok(),

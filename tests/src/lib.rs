@@ -163,6 +163,18 @@ impl App {
     /// lock screen, the cashier signs in, as a shop's day begins.
     pub async fn relaunch(name: &str, args: &[&str]) -> Result<Self> {
         let app = Self::relaunch_locked(name, args).await?;
+        app.signed_in_at_start().await
+    }
+
+    /// [`App::launch_with`] of the app binary `application` (a copy of it, as a package
+    /// installs it, for a test to replace under it).
+    pub async fn launch_from(name: &str, application: &Path, args: &[&str]) -> Result<Self> {
+        let app = Self::relaunch_locked_from(name, application.to_path_buf(), args).await?;
+        app.signed_in_at_start().await
+    }
+
+    async fn signed_in_at_start(self) -> Result<Self> {
+        let app = self;
         match app.cashier_signs_in_if_locked().await {
             Ok(()) => Ok(app),
             Err(error) => {
@@ -268,9 +280,17 @@ impl App {
 
     /// [`App::relaunch`], left at whatever screen the app opens on (the lock screen).
     pub async fn relaunch_locked(name: &str, args: &[&str]) -> Result<Self> {
-        let application = std::env::var_os("LOYALTY_COUNTER_APP")
+        Self::relaunch_locked_from(name, Self::built(), args).await
+    }
+
+    /// The app binary the tests start: `LOYALTY_COUNTER_APP`, else the debug build.
+    pub fn built() -> PathBuf {
+        std::env::var_os("LOYALTY_COUNTER_APP")
             .map(PathBuf::from)
-            .unwrap_or_else(|| workspace_root().join("target/debug/loyalty-counter"));
+            .unwrap_or_else(|| workspace_root().join("target/debug/loyalty-counter"))
+    }
+
+    async fn relaunch_locked_from(name: &str, application: PathBuf, args: &[&str]) -> Result<Self> {
         let application = application.canonicalize().with_context(|| {
             format!(
                 "the app binary {} is missing: run `make app` first",

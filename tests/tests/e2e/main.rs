@@ -29,5 +29,6 @@ mod receipts;
 mod restart;
 mod screens;
 mod shifts;
+mod update;
 mod verify;
 mod zoom;

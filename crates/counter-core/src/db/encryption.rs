@@ -32,7 +32,7 @@ pub(crate) fn unlock(conn: &Connection, key: &DatabaseKey) -> Result<(), OpenErr
 /// (its WAL's too) is exported into an encrypted file beside it, which then takes its
 /// name. Killed at any point, the till finds either the file in clear, whole, or the
 /// encrypted one, whole; never half of each.
-pub(super) fn encrypt_in_place(path: &Path, key: &DatabaseKey) -> Result<(), OpenError> {
+pub fn encrypt_in_place(path: &Path, key: &DatabaseKey) -> Result<(), OpenError> {
     let encrypting = beside(path, "-encrypting");
     remove_beside(path, &["-encrypting", "-encrypting-journal"])?;
     crate::private::file(&encrypting).map_err(OpenError::Private)?;

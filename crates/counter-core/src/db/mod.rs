@@ -8,7 +8,6 @@ use rusqlite::Connection;
 use crate::secrets::{DatabaseKey, DatabaseKeyError, KeyStore, is_in_clear};
 
 pub use crate::secrets::holds_encrypted_data;
-use encryption::encrypt_in_place;
 pub(crate) use encryption::unlock;
 
 mod encryption;
@@ -17,7 +16,9 @@ pub mod snapshots;
 
 #[cfg(test)]
 pub(crate) use migrations::at_schema;
-pub use migrations::{SCHEMA_VERSION, migrate};
+pub use migrations::{SCHEMA_VERSION, earlier_schema, migrate};
+#[doc(hidden)]
+pub use encryption::encrypt_in_place;
 
 /// Why the database could not be opened.
 #[derive(Debug, thiserror::Error)]
