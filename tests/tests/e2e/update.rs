@@ -9,11 +9,10 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, ensure};
-use loyalty_counter_e2e::App;
+use loyalty_counter_e2e::{App, shot};
 use thirtyfour::prelude::*;
 
-use crate::support::own::OwnServer as Server;
-use crate::support::{scan, shown, text_until};
+use crate::support::{Server, scan, shown, text_until};
 
 /// The app's log lines so far, every day's file.
 fn log_of(app: &App) -> String {
@@ -71,11 +70,15 @@ async fn an_update_installed_under_the_app_is_restarted_into_between_customers()
         scan(driver, &card).await?;
         shown(driver, By::Id("card-panel"), Duration::from_secs(10)).await?;
         install(&App::built(), &binary)?;
-        let said = text_until(driver, By::Id("status-update"), Duration::from_secs(15), |t| {
-            t.contains("installed")
-        })
+        let said = text_until(
+            driver,
+            By::Id("status-update"),
+            Duration::from_secs(15),
+            |t| t.contains("installed"),
+        )
         .await?;
         ensure!(said.contains(env!("CARGO_PKG_VERSION")), "{said}");
+        shot(driver, "update-waiting").await?;
         // Not while the card is open, however long it stays.
         tokio::time::sleep(Duration::from_secs(8)).await;
         let log = log_of(&app);
@@ -93,7 +96,10 @@ async fn an_update_installed_under_the_app_is_restarted_into_between_customers()
             if log.matches("first screen on display").count() >= 2 {
                 break log;
             }
-            ensure!(Instant::now() < deadline, "no restart 30 s after the card closed:\n{log}");
+            ensure!(
+                Instant::now() < deadline,
+                "no restart 30 s after the card closed:\n{log}"
+            );
             tokio::time::sleep(Duration::from_millis(100)).await;
         };
         eprintln!(
@@ -103,7 +109,12 @@ async fn an_update_installed_under_the_app_is_restarted_into_between_customers()
         ensure!(log.contains("restarting into the update"), "{log}");
         ensure!(log.matches("Loyalty Counter started").count() == 2, "{log}");
         // The same process runs the new file, with the same options (the demo).
-        ensure!(running(&binary) == pids, "{:?} then {:?}", pids, running(&binary));
+        ensure!(
+            running(&binary) == pids,
+            "{:?} then {:?}",
+            pids,
+            running(&binary)
+        );
         let exe = std::fs::read_link(format!("/proc/{}/exe", pids[0]))?;
         ensure!(exe == binary, "the process runs {}", exe.display());
         let options = std::fs::read(format!("/proc/{}/cmdline", pids[0]))?;
@@ -119,7 +130,8 @@ async fn an_update_installed_under_the_app_is_restarted_into_between_customers()
     app.finish(outcome).await?;
     // The shift the day began with is still open.
     let db = loyalty_counter_e2e::open_till_db(&data.join("demo/till"))?;
-    let shift = counter_core::shifts::open_shift(&db)?.context("no shift open after the restart")?;
+    let shift =
+        counter_core::shifts::open_shift(&db)?.context("no shift open after the restart")?;
     ensure!(shift.id == 1, "{shift:?}");
     Ok(())
 }

@@ -54,7 +54,10 @@ pub fn migration(dir: &Path) -> Result<()> {
             |r| r.get(0),
         )?;
         assert_eq!(found, SCHEMA_VERSION);
-        assert_eq!((customers, searchable, pointed), (CUSTOMERS, CUSTOMERS, CUSTOMERS));
+        assert_eq!(
+            (customers, searchable, pointed),
+            (CUSTOMERS, CUSTOMERS, CUSTOMERS)
+        );
         let snapshots = db::snapshots::list(&path)?;
         assert_eq!(snapshots.len(), 1, "{snapshots:?}");
         let snapshot = std::fs::metadata(&snapshots[0].path)?.len();

@@ -1,7 +1,7 @@
 //! Section 6 of `make bench`: a shift's reports and close, and its check against the
 //! service under a rate limit.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use counter_core::secrets::SecretsConfig;
 use loyalty_api::{CardId, ScanAction};

@@ -14,11 +14,11 @@ mod encryption;
 mod migrations;
 pub mod snapshots;
 
+#[doc(hidden)]
+pub use encryption::encrypt_in_place;
 #[cfg(test)]
 pub(crate) use migrations::at_schema;
 pub use migrations::{SCHEMA_VERSION, earlier_schema, migrate};
-#[doc(hidden)]
-pub use encryption::encrypt_in_place;
 
 /// Why the database could not be opened.
 #[derive(Debug, thiserror::Error)]
