@@ -6,6 +6,7 @@ mod at_rest;
 mod boundaries;
 mod browse;
 mod cache;
+mod earlier_tills;
 mod history;
 mod identify;
 mod inputs;
