@@ -115,10 +115,12 @@ async fn open(till: &Path) -> Counter {
 async fn every_earlier_schema_migrates_its_till_and_sends_its_queued_writes_once() {
     let fixtures = fixtures();
     let schemas: Vec<u32> = fixtures.iter().map(|(schema, _)| *schema).collect();
-    assert!(
-        schemas.len() >= 11 && schemas.last() == Some(&(counter_core::db::SCHEMA_VERSION - 1)),
-        "fixtures of schemas {schemas:?}"
-    );
+    // Every schema an app of this repository ever ran, but 6: migrations 6 and 7 came in
+    // one commit (cf43936), so no version of the app had schema 6.
+    let every: Vec<u32> = (1..counter_core::db::SCHEMA_VERSION)
+        .filter(|schema| *schema != 6)
+        .collect();
+    assert_eq!(schemas, every, "a fixture of each earlier schema");
     for (schema, fixture) in fixtures {
         let manifest: Value =
             serde_json::from_slice(&std::fs::read(fixture.join("manifest.json")).unwrap()).unwrap();
@@ -162,13 +164,19 @@ async fn every_earlier_schema_migrates_its_till_and_sends_its_queued_writes_once
             manifest["business_name"].as_str(),
             "{context}"
         );
-        // The owner's PIN (the manager's PIN of a version before people) still opens it.
-        counter
-            .sign_in(&Credential::Pin {
-                person: PersonId(manifest["pin_person"].as_i64().unwrap_or(1)),
-                pin: manifest["pin"].as_str().unwrap().to_owned(),
-            })
-            .unwrap_or_else(|e| panic!("{context}: the PIN: {e}"));
+        // The owner's PIN (the manager's PIN of a version before people) still opens it;
+        // a till from before any PIN has no one on its roster yet (its first start asks).
+        match manifest["pin"].as_str() {
+            Some(pin) => {
+                counter
+                    .sign_in(&Credential::Pin {
+                        person: PersonId(manifest["pin_person"].as_i64().unwrap_or(1)),
+                        pin: pin.to_owned(),
+                    })
+                    .unwrap_or_else(|e| panic!("{context}: the PIN: {e}"));
+            }
+            None => assert!(counter.people().unwrap().is_empty(), "{context}"),
+        }
         // The shift open when that version stopped (a version with shifts), open still.
         if let Some(shift) = manifest["shift_open"].as_i64() {
             let status = counter.shift_status().unwrap();
