@@ -80,8 +80,8 @@ async fn a_gift_card_in_the_list_opens_with_its_ledger() -> anyhow::Result<()> {
         let id = issued["id"].as_str().context("id")?.to_owned();
         support::go(driver, "browse").await?;
         support::as_manager(driver).await?;
-        driver
-            .find(By::Id("browse-gift_cards"))
+        // The list's tabs show once the screen's code is in (a lazy screen).
+        shown(driver, By::Id("browse-gift_cards"), WAIT)
             .await?
             .click()
             .await?;
