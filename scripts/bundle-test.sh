@@ -43,15 +43,23 @@ ok() { echo "ok: $*"; }
 step() { printf '\n== %s\n' "$*"; }
 die() { echo "FAIL: $*" >&2; exit 1; }
 
+# This machine's own loyalty-counter is never touched: only one this test installed.
+if dpkg-query -W -f='${Status}' loyalty-counter 2>/dev/null | grep -q installed &&
+  [ ! -f "$out/installed-here" ]; then
+  die "loyalty-counter is installed on this machine (not by this test): bundle-test would remove it"
+fi
+
 pids=()
 cleanup() {
   for pid in "${pids[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true; done
   [ -f "$out/app.pid" ] && kill -KILL "$(cat "$out/app.pid")" 2>/dev/null || true
   pkill -f "^target/debug/loyalty-sandbox --listen 127.0.0.1:$sandbox_port" 2>/dev/null || true
-  if dpkg-query -W -f='${Status}' loyalty-counter 2>/dev/null | grep -q installed; then
-    env -u APT_CONFIG DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq loyalty-counter >/dev/null 2>&1 || true
+  if [ -f "$out/installed-here" ]; then
+    if dpkg-query -W -f='${Status}' loyalty-counter 2>/dev/null | grep -q installed; then
+      env -u APT_CONFIG DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq loyalty-counter >/dev/null 2>&1 || true
+    fi
+    rm -f /etc/apt/sources.list.d/loyalty-counter.sources /usr/share/keyrings/loyalty-counter.gpg "$out/installed-here"
   fi
-  rm -f /etc/apt/sources.list.d/loyalty-counter.sources /usr/share/keyrings/loyalty-counter.gpg
   for home in "$out/keys/project" "$out/keys/stranger"; do
     GNUPGHOME=$home gpgconf --kill gpg-agent 2>/dev/null || true
   done
@@ -107,6 +115,7 @@ Dir::Cache::srcpkgcache "";
 EOF
 export APT_CONFIG=$apt_dir/apt.conf DEBIAN_FRONTEND=noninteractive
 # The README's steps, word for word but for the address.
+touch "$out/installed-here"
 curl -fsSL "$url/loyalty-counter.gpg" -o /usr/share/keyrings/loyalty-counter.gpg
 curl -fsSL "$url/loyalty-counter.sources" -o /etc/apt/sources.list.d/loyalty-counter.sources
 apt-get update -q >"$out/apt-update-1.log" 2>&1 || { cat "$out/apt-update-1.log" >&2; die "apt-get update"; }
