@@ -71,7 +71,14 @@ impl Updates {
             },
             Moment::Now => UpdateState::Restarting { version },
         };
-        *self.state() = now.clone();
+        {
+            // Two asks at once: the first to decide restarts; the second hears it.
+            let mut state = self.state();
+            if matches!(*state, UpdateState::Restarting { .. }) {
+                return state.clone();
+            }
+            *state = now.clone();
+        }
         if let UpdateState::Restarting { version } = &now {
             let app = app.clone();
             let version = version.clone();
