@@ -225,8 +225,9 @@ step "6. the first version offered again: a downgrade, refused"
 GNUPGHOME=$RELEASE_GNUPGHOME reprepro --silent -b "$out/repo" --outdir "$out/repo/public" remove stable loyalty-counter
 scripts/release.sh publish "$out/repo" "$first" >"$out/publish-3.log" 2>&1
 apt-get update -q >"$out/apt-update-3.log" 2>&1 || { cat "$out/apt-update-3.log" >&2; die "apt-get update"; }
-apt-cache policy loyalty-counter | grep -qE "^ +$version 500" &&
-  ok "the repository offers $version alone" || fail "the repository does not offer $version: $(apt-cache policy loyalty-counter)"
+policy=$(apt-cache policy loyalty-counter)
+grep -qE "^ +$version 500" <<<"$policy" && ok "the repository offers $version alone" ||
+  fail "the repository does not offer $version: $policy"
 unattended-upgrade >"$out/unattended-3.log" 2>&1 || true
 apt-get install -y -q loyalty-counter >"$out/apt-install-3.log" 2>&1 || true
 [ "$(installed)" = "$next" ] && ok "apt keeps $next with only $version offered" || fail "downgraded to $(installed)"
