@@ -122,14 +122,14 @@ apt-get update -q >"$out/apt-update-1.log" 2>&1 || { cat "$out/apt-update-1.log"
 apt-get install -y -q loyalty-counter >"$out/apt-install.log" 2>&1 || { cat "$out/apt-install.log" >&2; die "apt-get install"; }
 installed() { dpkg-query -W -f='${Version}' loyalty-counter 2>/dev/null; }
 [ "$(installed)" = "$version" ] && ok "apt-get install: loyalty-counter $version" || fail "installed: $(installed)"
-dpkg-query -L loyalty-counter | grep -qx /etc/apt/sources.list.d/loyalty-counter.sources &&
+grep -qx /etc/apt/sources.list.d/loyalty-counter.sources <<<"$(dpkg-query -L loyalty-counter)" &&
   ok "the package owns its apt source (the README's copy, the same, taken over without a question)" ||
   fail "the package does not own /etc/apt/sources.list.d/loyalty-counter.sources"
 grep -q 'Signed-By: /usr/share/keyrings/loyalty-counter.gpg' /etc/apt/sources.list.d/loyalty-counter.sources &&
   ok "its source is Signed-By /usr/share/keyrings/loyalty-counter.gpg" || fail "the source's Signed-By"
 ! ls /etc/apt/trusted.gpg.d/ 2>/dev/null | grep -qi loyalty && ok "nothing in /etc/apt/trusted.gpg.d" ||
   fail "a loyalty key in /etc/apt/trusted.gpg.d"
-apt-config dump | grep -q 'Unattended-Upgrade::Origins-Pattern:: "origin=Loyalty Counter' &&
+grep -q 'Unattended-Upgrade::Origins-Pattern:: "origin=Loyalty Counter' <<<"$(apt-config dump)" &&
   ok "unattended-upgrades takes the repository's origin (apt-config dump)" ||
   fail "no Origins-Pattern for Loyalty Counter in apt's configuration"
 [ "$(/usr/bin/loyalty-counter --version)" = "loyalty-counter $version" ] &&

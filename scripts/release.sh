@@ -37,7 +37,7 @@ signing_key() {
     printf '%s\n' "$LOYALTY_COUNTER_RELEASE_KEY"
     return
   fi
-  if ! gpg --batch --list-secret-keys --with-colons 2>/dev/null | grep -q '^sec'; then
+  if ! grep -q '^sec' <<<"$(gpg --batch --list-secret-keys --with-colons 2>/dev/null)"; then
     mkdir -p "$GNUPGHOME"
     chmod 700 "$GNUPGHOME"
     gpg --batch --quiet --passphrase '' --quick-gen-key \
