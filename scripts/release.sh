@@ -71,7 +71,8 @@ deb() {
 }
 
 publish() {
-  local repo=$1
+  local repo
+  repo=$(realpath -m "$1")
   shift
   [ $# -gt 0 ] || { say "publish: name the .deb files"; exit 2; }
   local key url=${REPO_URL:-https://apt.loyaltycounter.app}
