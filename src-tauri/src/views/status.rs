@@ -80,6 +80,8 @@ pub enum CoreEvent {
         waiting: u32,
         /// Receipts that may have printed, waiting for a person's word.
         unsure: u32,
+        /// The status bar shows the printer (the core's rule: `PrinterReport`).
+        needs_a_look: bool,
     },
 }
 }
@@ -130,6 +132,7 @@ impl From<Event> for CoreEvent {
                 state: report.state,
                 waiting: report.waiting,
                 unsure: report.unsure,
+                needs_a_look: report.needs_a_look,
             },
         }
     }

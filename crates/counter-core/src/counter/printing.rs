@@ -257,11 +257,11 @@ fn tell(core: &Core, report: PrinterReport) {
 
 fn report(core: &Core) -> Result<PrinterReport, Error> {
     let db = core.db();
-    Ok(PrinterReport {
-        state: *core.printer.state.lock().unwrap_or_else(|p| p.into_inner()),
-        waiting: print_jobs::queued(&db)?,
-        unsure: print_jobs::unsure(&db)?,
-    })
+    Ok(PrinterReport::new(
+        *core.printer.state.lock().unwrap_or_else(|p| p.into_inner()),
+        print_jobs::queued(&db)?,
+        print_jobs::unsure(&db)?,
+    ))
 }
 
 /// Keeps the printer's state, and tells the screens when it, or the count of receipts

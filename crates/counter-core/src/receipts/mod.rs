@@ -58,7 +58,58 @@ pub struct PrinterReport {
     /// Receipts that may have printed (it stopped answering halfway), waiting for a
     /// person's word.
     pub unsure: u32,
+    /// The status bar shows it: the printer is set up, and it is not ready (paper near
+    /// its end or out, cover open, an error, no answer), or receipts wait for it or may
+    /// have printed.
+    pub needs_a_look: bool,
 }
+}
+
+impl PrinterReport {
+    /// The report of a printer in `state`, with `waiting` receipts and `unsure` ones.
+    pub fn new(state: PrinterState, waiting: u32, unsure: u32) -> Self {
+        let needs_a_look = state != PrinterState::NotSetUp
+            && (waiting > 0
+                || unsure > 0
+                || !matches!(state, PrinterState::Ready | PrinterState::Unknown));
+        Self {
+            state,
+            waiting,
+            unsure,
+            needs_a_look,
+        }
+    }
+}
+
+#[cfg(test)]
+mod report_tests {
+    use super::*;
+
+    #[test]
+    fn a_printer_needs_a_look_when_set_up_and_not_ready_or_with_receipts_left() {
+        let look = |state, waiting, unsure| PrinterReport::new(state, waiting, unsure).needs_a_look;
+        assert!(
+            !look(PrinterState::NotSetUp, 3, 1),
+            "no printer: nothing to look at"
+        );
+        assert!(!look(PrinterState::Ready, 0, 0));
+        assert!(!look(PrinterState::Unknown, 0, 0), "not asked yet");
+        assert!(look(PrinterState::Ready, 1, 0), "a receipt waits");
+        assert!(
+            look(PrinterState::Ready, 0, 1),
+            "a receipt may have printed"
+        );
+        for state in [
+            PrinterState::PaperNearEnd,
+            PrinterState::PaperOut,
+            PrinterState::CoverOpen,
+            PrinterState::Error,
+            PrinterState::Unreachable,
+            PrinterState::NoAnswer,
+        ] {
+            assert!(look(state, 0, 0), "{state:?}");
+        }
+    }
 }
 
 for_the_ui! {

@@ -68,4 +68,8 @@ waiting: number,
 /**
  * Receipts that may have printed, waiting for a person's word.
  */
-unsure: number, };
+unsure: number, 
+/**
+ * The status bar shows the printer (the core's rule: `PrinterReport`).
+ */
+needs_a_look: boolean, };

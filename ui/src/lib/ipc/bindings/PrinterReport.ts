@@ -17,4 +17,10 @@ waiting: number,
  * Receipts that may have printed (it stopped answering halfway), waiting for a
  * person's word.
  */
-unsure: number, };
+unsure: number, 
+/**
+ * The status bar shows it: the printer is set up, and it is not ready (paper near
+ * its end or out, cover open, an error, no answer), or receipts wait for it or may
+ * have printed.
+ */
+needs_a_look: boolean, };
